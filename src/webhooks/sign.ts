@@ -1,6 +1,6 @@
-import { encodeBase64 } from './base64.js';
 import { decodeSecret } from './secret.js';
-import { asRawBody, type RawBody, signedContent, WEBHOOK_ID } from './signed-content.js';
+import { asRawBody, type RawBody, WEBHOOK_ID } from './signed-content.js';
+import { webCryptoEngine } from './web-crypto-engine.js';
 
 /** What {@link signWebhook} signs. */
 export interface SignWebhookInput {
@@ -14,17 +14,17 @@ export interface SignWebhookInput {
   payload: RawBody;
 }
 
-/** The three Standard Webhooks headers, ready to send. */
-export interface WebhookHeaders {
+/** The three Standard Webhooks headers, ready to send (a type alias, so it is usable as a header record). */
+export type WebhookSignatureHeaders = {
   'webhook-id': string;
   'webhook-timestamp': string;
   'webhook-signature': string;
-}
+};
 
 /**
  * Signs a webhook the Standard Webhooks way: HMAC-SHA256 with the decoded secret over
  * `${id}.${timestamp}.${payload}`, sent as `webhook-signature: v1,<base64>`. Uses Web Crypto, so it runs on
- * every runtime. The fake API's webhook sender and {@link Webhook.sign} both use this one function.
+ * every runtime. The fake API's webhook sender and `Webhook#sign` both use this one function.
  *
  * @example
  * ```ts
@@ -38,7 +38,7 @@ export async function signWebhook({
   id,
   timestamp,
   payload,
-}: SignWebhookInput): Promise<WebhookHeaders> {
+}: SignWebhookInput): Promise<WebhookSignatureHeaders> {
   const keyBytes = decodeSecret(secret);
   if (typeof id !== 'string' || !WEBHOOK_ID.test(id)) {
     throw new TypeError('Webhook id must be 1-256 visible ASCII characters without spaces.');
@@ -51,14 +51,8 @@ export async function signWebhook({
   if (body === undefined) {
     throw new TypeError('Webhook payload must be the raw body: a string, Uint8Array or ArrayBuffer.');
   }
-  const key = await crypto.subtle.importKey('raw', keyBytes, { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-  ]);
   const stamp = String(seconds);
-  const mac = await crypto.subtle.sign('HMAC', key, signedContent(id, stamp, body));
-  return {
-    'webhook-id': id,
-    'webhook-timestamp': stamp,
-    'webhook-signature': `v1,${encodeBase64(new Uint8Array(mac))}`,
-  };
+  const key = await webCryptoEngine.importKey(keyBytes);
+  const mac = await webCryptoEngine.sign(key, `${id}.${stamp}.`, body);
+  return { 'webhook-id': id, 'webhook-timestamp': stamp, 'webhook-signature': `v1,${mac}` };
 }

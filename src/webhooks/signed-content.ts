@@ -3,8 +3,6 @@
 /** Raw body types accepted everywhere: the exact bytes that went over the wire. */
 export type RawBody = string | Uint8Array | ArrayBuffer;
 
-const encoder = new TextEncoder();
-
 /** `webhook-id` values the SDK signs and accepts: 1–256 visible ASCII characters, no spaces. */
 export const WEBHOOK_ID = /^[\x21-\x7e]{1,256}$/;
 
@@ -21,19 +19,4 @@ export function asRawBody(body: unknown): string | Uint8Array | undefined {
     return new Uint8Array(body as ArrayBuffer);
   }
   return undefined;
-}
-
-/** The signed input, `${id}.${timestamp}.${body}`, as UTF-8 bytes. */
-export function signedContent(
-  id: string,
-  timestamp: string,
-  body: string | Uint8Array,
-): Uint8Array<ArrayBuffer> {
-  const prefix = `${id}.${timestamp}.`;
-  if (typeof body === 'string') return encoder.encode(prefix + body);
-  const head = encoder.encode(prefix);
-  const out = new Uint8Array(head.length + body.length);
-  out.set(head, 0);
-  out.set(body, head.length);
-  return out;
 }

@@ -1,0 +1,42 @@
+// `@partner-equity/sdk/webhooks` under the `node` export condition: the same API and behaviour as the
+// default build, with HMAC through `node:crypto` (synchronous, several times cheaper per call than
+// `crypto.subtle` on Node). Only the primitive differs; every rule lives in the shared modules.
+import type { HmacEngine } from './hmac-engine.js';
+import { nodeCryptoEngine } from './node-crypto-engine.js';
+import { Webhook as WebCryptoWebhook } from './webhook.js';
+
+/**
+ * Verifies Standard Webhooks deliveries (see the default build's `Webhook` for the full contract), using
+ * `node:crypto` for HMAC-SHA256.
+ *
+ * @example
+ * ```ts
+ * import { Webhook } from '@partner-equity/sdk/webhooks';
+ * const webhook = new Webhook({ secret: process.env.PARTNER_EQUITY_WEBHOOK_SECRET! });
+ * const event = await webhook.verify(rawBody, req.headers);
+ * ```
+ */
+export class Webhook extends WebCryptoWebhook {
+  protected static override readonly engine: HmacEngine = nodeCryptoEngine;
+}
+
+export type {
+  FundingReceiptUploadedData,
+  KnownWebhookEvent,
+  KnownWebhookEventType,
+  MaterialisedRefs,
+  SignedSubscriptionFormUploadedData,
+  SpvRequestCompletedData,
+  SpvRequestCreatedData,
+  SpvRequestStatus,
+  SubscriptionCompletedData,
+  UnknownWebhookEvent,
+  WebhookEvent,
+  WebhookEventDataMap,
+  WebhookEventOf,
+} from './events.js';
+export type { WebhookRequestHeaders } from './read-header.js';
+export { type SignWebhookInput, signWebhook, type WebhookSignatureHeaders } from './sign.js';
+export type { RawBody } from './signed-content.js';
+export { MAX_SIGNATURES, type WebhookOptions } from './webhook.js';
+export { WebhookVerificationError, type WebhookVerificationReason } from './webhook-verification-error.js';

@@ -1,0 +1,22 @@
+// `@partner-equity/sdk/webhooks`, default build: Web Crypto only — no `node:` imports, no Buffer — so it
+// runs on Workers, Deno, Bun, Vercel Edge and Node alike. Node resolves `index.node.ts` instead.
+export type {
+  FundingReceiptUploadedData,
+  KnownWebhookEvent,
+  KnownWebhookEventType,
+  MaterialisedRefs,
+  SignedSubscriptionFormUploadedData,
+  SpvRequestCompletedData,
+  SpvRequestCreatedData,
+  SpvRequestStatus,
+  SubscriptionCompletedData,
+  UnknownWebhookEvent,
+  WebhookEvent,
+  WebhookEventDataMap,
+  WebhookEventOf,
+} from './events.js';
+export type { WebhookRequestHeaders } from './read-header.js';
+export { type SignWebhookInput, signWebhook, type WebhookSignatureHeaders } from './sign.js';
+export type { RawBody } from './signed-content.js';
+export { MAX_SIGNATURES, Webhook, type WebhookOptions } from './webhook.js';
+export { WebhookVerificationError, type WebhookVerificationReason } from './webhook-verification-error.js';

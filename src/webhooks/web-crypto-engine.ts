@@ -1,0 +1,20 @@
+import { encodeBase64 } from './base64.js';
+import type { HmacEngine } from './hmac-engine.js';
+
+const encoder = new TextEncoder();
+
+function concat(prefix: string, body: string | Uint8Array): Uint8Array<ArrayBuffer> {
+  if (typeof body === 'string') return encoder.encode(prefix + body);
+  const head = encoder.encode(prefix);
+  const out = new Uint8Array(head.length + body.length);
+  out.set(head, 0);
+  out.set(body, head.length);
+  return out;
+}
+
+/** HMAC-SHA256 through Web Crypto (`crypto.subtle`): Workers, Deno, Bun, edge runtimes, browsers and Node. */
+export const webCryptoEngine: HmacEngine<CryptoKey> = {
+  importKey: (raw) => crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']),
+  sign: async (key, prefix, body) =>
+    encodeBase64(new Uint8Array(await crypto.subtle.sign('HMAC', key, concat(prefix, body)))),
+};
