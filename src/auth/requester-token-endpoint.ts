@@ -1,0 +1,23 @@
+import type { Requester } from '../core/requester.js';
+import { parseHttpDate, type TokenEndpoint } from './token-endpoint.js';
+import { TOKEN_PATH, tokenResponseSchema } from './token-response.js';
+
+/**
+ * The token endpoint as the client reaches it: through the same request pipeline as every other call
+ * (transport, timeout, logging with redaction, error mapping), as a single attempt. The token manager owns
+ * the retries, because a JWT grant must be re-signed for each attempt and a refresh grant must never repeat.
+ */
+export function requesterTokenEndpoint(requester: Requester): TokenEndpoint {
+  return async (form, signal) => {
+    const { data, response } = await requester
+      .request({
+        method: 'POST',
+        path: TOKEN_PATH,
+        form,
+        response: tokenResponseSchema,
+        options: signal === undefined ? { maxRetries: 0 } : { maxRetries: 0, signal },
+      })
+      .withResponse();
+    return { token: data, serverDate: parseHttpDate(response.headers.get('date')) };
+  };
+}

@@ -1,0 +1,227 @@
+import type { Authenticator } from '../core/authenticator.js';
+import { type Clock, systemClock } from '../core/clock.js';
+import { APIError, APIUserAbortError, PermissionDeniedError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { DEFAULT_RETRY, type RetryConfig } from '../core/retry-policy.js';
+import type { AssertionIdentity } from './assertion.js';
+import { requestJwtGrant } from './jwt-grant.js';
+import { describeRedacted, inspectSymbol } from './redacted.js';
+import { ServerClock } from './server-clock.js';
+import type { Signer } from './signer.js';
+import type { SigningKey } from './signing-key.js';
+import type { TokenEndpoint, TokenExchangeResult } from './token-endpoint.js';
+import { TOKEN_PATH } from './token-response.js';
+
+/** Options of {@link TokenManager}. */
+export interface TokenManagerOptions {
+  /** `iss`, `sub`/`client_id`, `aud`, `kid` and `alg` of the assertions. */
+  identity: AssertionIdentity;
+  /** The imported private key, or the partner's KMS/HSM signer. */
+  sign: SigningKey | Signer;
+  /** One POST to the token endpoint (no retries of its own). */
+  endpoint: TokenEndpoint;
+  /** @default systemClock */
+  clock?: Clock | undefined;
+  /** Jitter source in [0, 1) for the renewal point. @default Math.random */
+  random?: (() => number) | undefined;
+  /** Retries of a JWT grant after a connection error, timeout, 408, 429 or 5xx. @default 2 */
+  maxRetries?: number | undefined;
+  /** Backoff of those retries. @default DEFAULT_RETRY (0.5 s doubling, 8 s cap, Retry-After up to 60 s) */
+  retry?: RetryConfig | undefined;
+  /** Where background renewal failures are reported (they never reach callers). */
+  logger?: Pick<Logger, 'debug' | 'warn'> | undefined;
+}
+
+interface HeldToken {
+  readonly accessToken: string;
+  readonly expiresAt: number;
+  /** When a caller's request starts a background renewal (≈50% of the lifetime, ±10%). */
+  readonly renewAt: number;
+  /** From here on callers wait for a new token: 60 s before expiry (a quarter of very short lifetimes). */
+  readonly blockAt: number;
+}
+
+interface HeldRefreshToken {
+  readonly value: string;
+  readonly expiresAt: number;
+}
+
+const RENEW_FRACTION = 0.5;
+const RENEW_JITTER = 0.1;
+const BLOCK_MARGIN_MS = 60_000;
+/** After a failed background renewal, callers keep the current token this long before another try. */
+const BACKGROUND_RETRY_MS = 10_000;
+
+/**
+ * Obtains, caches and renews access tokens; the request pipeline's {@link Authenticator}.
+ *
+ * - One exchange in flight at a time; concurrent callers share it.
+ * - Renews in the background at ~50% of `expiresIn` (±10% jitter) while serving the current token; callers
+ *   wait only when less than 60 s remain, or when there is no token.
+ * - Refresh tokens rotate: each is dropped before it is presented and the new one stored on arrival, so none
+ *   is ever presented twice; any refresh failure (reuse 401, timeout, lost response) falls back to a new
+ *   assertion. A 403 is never retried.
+ * - Learns the server's clock from `Date` headers; an assertion refused while the clocks differ by more than
+ *   2 s is sent once more with the corrected clock.
+ *
+ * Tokens, refresh tokens and keys live in private fields and never appear in `util.inspect` or JSON.
+ */
+export class TokenManager implements Authenticator {
+  readonly #options: TokenManagerOptions;
+  readonly #clock: Clock;
+  readonly #serverClock: ServerClock;
+  readonly #random: () => number;
+  #token: HeldToken | undefined;
+  #refresh: HeldRefreshToken | undefined;
+  #inflight: Promise<HeldToken> | undefined;
+  #backgroundNotBefore = Number.NEGATIVE_INFINITY;
+
+  constructor(options: TokenManagerOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#serverClock = new ServerClock(this.#clock);
+    this.#random = options.random ?? Math.random;
+  }
+
+  /** A valid access token: the cached one, or a new one when none is usable. */
+  async getToken(signal?: AbortSignal): Promise<string> {
+    const now = this.#clock.now();
+    const token = this.#token;
+    if (token !== undefined && now < token.blockAt) {
+      if (now >= token.renewAt && this.#inflight === undefined && now >= this.#backgroundNotBefore) {
+        this.#renewInBackground();
+      }
+      return token.accessToken;
+    }
+    return (await waitFor(this.#exchange(), signal)).accessToken;
+  }
+
+  /**
+   * The API refused `failedToken` with 401. When it is still the current token, it is discarded and a new
+   * one obtained (refresh first, then a new assertion); when a newer token already exists, nothing is sent.
+   * Resolves `true` (retry the call once) or rejects with the exchange's error.
+   */
+  async onUnauthorized(failedToken: string, signal?: AbortSignal): Promise<boolean> {
+    if (this.#token?.accessToken !== failedToken) return true;
+    this.#token = undefined;
+    await waitFor(this.#exchange(), signal);
+    return true;
+  }
+
+  /** The learned server clock offset in milliseconds (server minus local). */
+  get clockOffsetMs(): number {
+    return this.#serverClock.offsetMs;
+  }
+
+  #renewInBackground(): void {
+    this.#exchange().catch((error: unknown) => {
+      this.#backgroundNotBefore = this.#clock.now() + BACKGROUND_RETRY_MS;
+      this.#options.logger?.warn(
+        'Access token renewal failed; the current token is still used',
+        describe(error),
+      );
+    });
+  }
+
+  /** The exchange in flight, or a new one. Cleared when it settles, whatever the outcome. */
+  #exchange(): Promise<HeldToken> {
+    if (this.#inflight !== undefined) return this.#inflight;
+    const inflight = (async () => {
+      try {
+        return await this.#obtain();
+      } finally {
+        this.#inflight = undefined;
+      }
+    })();
+    // A caller that stopped waiting (abort) must not leave an unhandled rejection behind.
+    inflight.catch(() => undefined);
+    this.#inflight = inflight;
+    return inflight;
+  }
+
+  async #obtain(): Promise<HeldToken> {
+    const refresh = this.#refresh;
+    // Burned from here on: presented at most once, whether or not its answer comes back.
+    this.#refresh = undefined;
+    if (refresh !== undefined && this.#clock.now() < refresh.expiresAt) {
+      const startedAt = this.#clock.now();
+      try {
+        const result = await this.#options.endpoint({
+          grant_type: 'refresh_token',
+          refresh_token: refresh.value,
+        });
+        return this.#store(result, startedAt);
+      } catch (error) {
+        if (error instanceof PermissionDeniedError) throw error;
+        this.#options.logger?.debug('Refresh grant failed; using a new assertion', describe(error));
+      }
+    }
+    const { result, startedAt } = await requestJwtGrant({
+      endpoint: this.#options.endpoint,
+      sign: this.#options.sign,
+      identity: this.#options.identity,
+      clock: this.#clock,
+      serverClock: this.#serverClock,
+      maxRetries: this.#options.maxRetries ?? 2,
+      retry: this.#options.retry ?? DEFAULT_RETRY,
+    });
+    return this.#store(result, startedAt);
+  }
+
+  /** Keeps a new token pair; times count from when the request started, so they err on the early side. */
+  #store({ token, serverDate }: TokenExchangeResult, startedAt: number): HeldToken {
+    // The new refresh token replaces the old one before anything else can use either.
+    this.#refresh =
+      token.refreshToken === undefined
+        ? undefined
+        : { value: token.refreshToken, expiresAt: startedAt + token.refreshExpiresIn * 1000 };
+    if (serverDate !== undefined) this.#serverClock.observe(serverDate);
+    const lifetime = token.expiresIn * 1000;
+    const jitter = 1 + RENEW_JITTER * (2 * this.#random() - 1);
+    const held: HeldToken = {
+      accessToken: token.accessToken,
+      expiresAt: startedAt + lifetime,
+      renewAt: startedAt + lifetime * RENEW_FRACTION * jitter,
+      blockAt: startedAt + lifetime - Math.min(BLOCK_MARGIN_MS, lifetime / 4),
+    };
+    this.#token = held;
+    this.#backgroundNotBefore = Number.NEGATIVE_INFINITY;
+    return held;
+  }
+
+  /** Harmless facts only. */
+  toJSON(): Record<string, unknown> {
+    const { identity } = this.#options;
+    return {
+      clientId: identity.clientId,
+      audience: identity.audience,
+      hasAccessToken: this.#token !== undefined,
+      hasRefreshToken: this.#refresh !== undefined,
+      expiresAt: this.#token === undefined ? undefined : new Date(this.#token.expiresAt).toISOString(),
+      clockOffsetMs: this.#serverClock.offsetMs,
+    };
+  }
+
+  [inspectSymbol](): string {
+    return describeRedacted('TokenManager', this.toJSON());
+  }
+}
+
+/** Resolves like `promise`, or rejects with `APIUserAbortError` when `signal` aborts first. */
+function waitFor<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  const aborted = () => new APIUserAbortError({ method: 'POST', path: TOKEN_PATH }, { cause: signal.reason });
+  if (signal.aborted) return Promise.reject(aborted());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(aborted());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** Log fields for a failure: its kind, never its payload. */
+function describe(error: unknown): Record<string, unknown> {
+  if (error instanceof APIError) return { error: error.name, status: error.status, code: error.code };
+  if (error instanceof Error) return { error: error.name, code: (error as { code?: unknown }).code };
+  return { error: typeof error };
+}
