@@ -35,8 +35,27 @@ export type {
   WebhookEventDataMap,
   WebhookEventOf,
 } from './events.js';
+export { createFetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
+export {
+  createNodeHandler,
+  type NodeHandlerOptions,
+  type NodeWebhookRequest,
+  type NodeWebhookResponse,
+} from './node-handler.js';
 export type { WebhookRequestHeaders } from './read-header.js';
 export { type SignWebhookInput, signWebhook, type WebhookSignatureHeaders } from './sign.js';
 export type { RawBody } from './signed-content.js';
 export { MAX_SIGNATURES, type WebhookOptions } from './webhook.js';
+export {
+  MemoryWebhookIdStore,
+  type MemoryWebhookIdStoreOptions,
+  type WebhookIdState,
+  type WebhookIdStore,
+} from './webhook-id-store.js';
+export {
+  type WebhookErrorContext,
+  type WebhookReceipt,
+  WebhookReceiver,
+  type WebhookReceiverOptions,
+} from './webhook-receiver.js';
 export { WebhookVerificationError, type WebhookVerificationReason } from './webhook-verification-error.js';
