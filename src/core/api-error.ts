@@ -1,0 +1,216 @@
+import { type ErrorCode, PartnerEquityError, type StatusErrorCode } from './partner-equity-error.js';
+
+/** One element of the partner error envelope's `validationErrors`. */
+export interface ValidationErrorItem {
+  attribute: string;
+  code: string;
+  message: string;
+}
+
+/** One element of the 422 validation envelope's `detail`. */
+export interface UnprocessableEntityIssue {
+  loc: string[];
+  msg: string;
+  type: string;
+}
+
+/** What the pipeline knows when it turns an error response into an {@link APIError}. */
+export interface APIErrorInit {
+  status: number;
+  method: string;
+  path: string;
+  headers: Headers;
+  requestId: string | undefined;
+  idempotencyKey: string | undefined;
+  attempts: number;
+  /** The parsed JSON body, or a short excerpt of a non-JSON body. */
+  body: unknown;
+  /** Milliseconds the server asked to wait (`Retry-After`), if it said. */
+  retryAfterMs: number | undefined;
+}
+
+/**
+ * The API answered with an error status. Fields come from the partner error envelope
+ * (`{ code, detail, errorId, validationErrors }`) when the body carried one.
+ *
+ * @example
+ * ```ts
+ * try { await client.spvRequests.cancel(slug); }
+ * catch (error) {
+ *   if (error instanceof ConflictError) console.log(error.code, error.detail, error.errorId, error.requestId);
+ *   else throw error;
+ * }
+ * ```
+ */
+export class APIError extends PartnerEquityError {
+  readonly status: number;
+  /** The envelope's `detail` text (or, for 422, the joined `msg`s); `undefined` when the body had none. */
+  readonly detail: string | undefined;
+  /** The envelope's `errorId`, to quote to the API's support. */
+  readonly errorId: string | undefined;
+  /** The envelope's `validationErrors` (empty when absent). */
+  readonly validationErrors: readonly ValidationErrorItem[];
+  /** From the `x-request-id` (or `request-id`) response header. */
+  readonly requestId: string | undefined;
+  /** Response headers (credentials such as `set-cookie` removed). */
+  readonly headers: Headers;
+  readonly idempotencyKey: string | undefined;
+  readonly attempts: number;
+  readonly method: string;
+  readonly path: string;
+  /** The parsed JSON body, or a short excerpt of a non-JSON body (e.g. a proxy's HTML page). */
+  readonly body: unknown;
+  /** How long the server asked to wait before retrying (`Retry-After`), in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: APIErrorInit) {
+    const envelope = readEnvelope(init.body);
+    const code: ErrorCode = envelope.code ?? statusCode(init.status);
+    super(describe(init, envelope), code);
+    this.status = init.status;
+    this.detail = envelope.detail;
+    this.errorId = envelope.errorId;
+    this.validationErrors = envelope.validationErrors;
+    this.requestId = init.requestId;
+    this.headers = init.headers;
+    this.idempotencyKey = init.idempotencyKey;
+    this.attempts = init.attempts;
+    this.method = init.method;
+    this.path = init.path;
+    this.body = init.body;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+
+  /** Builds the subclass that matches `init.status`. */
+  static from(init: APIErrorInit): APIError {
+    const Class = classFor(init.status);
+    return new Class(init);
+  }
+}
+
+/** 400: contract validation failed, validation failed, or an invalid upload. */
+export class BadRequestError extends APIError {}
+/** 401: missing, invalid or expired token; a failed token exchange; a reused refresh token. */
+export class AuthenticationError extends APIError {}
+/** 403: the service is not provisioned for the partner API for this client. Never retried. */
+export class PermissionDeniedError extends APIError {}
+/** 404: template, SPV request, SPV or person not found. */
+export class NotFoundError extends APIError {}
+/** 409: idempotency key reused with another body, or a state conflict (terminal status, ordering). */
+export class ConflictError extends APIError {}
+/** 413: the uploaded file is over 10 MB. */
+export class PayloadTooLargeError extends APIError {}
+/** 415: unsupported media type. */
+export class UnsupportedMediaTypeError extends APIError {}
+/** 429: rate limited; retried automatically, honouring `Retry-After`. */
+export class RateLimitError extends APIError {}
+/** 5xx: the API or a proxy in front of it failed; retried automatically. */
+export class InternalServerError extends APIError {}
+
+/** 422: the request failed the API's schema validation; `issues` holds the envelope's `detail[]`. */
+export class UnprocessableEntityError extends APIError {
+  readonly issues: readonly UnprocessableEntityIssue[];
+
+  constructor(init: APIErrorInit) {
+    super(init);
+    this.issues = readIssues(init.body);
+  }
+}
+
+type APIErrorClass = new (init: APIErrorInit) => APIError;
+
+const byStatus: Record<number, APIErrorClass> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  413: PayloadTooLargeError,
+  415: UnsupportedMediaTypeError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
+
+function classFor(status: number): APIErrorClass {
+  return byStatus[status] ?? (status >= 500 ? InternalServerError : APIError);
+}
+
+const codeByStatus: Record<number, StatusErrorCode> = {
+  400: 'bad_request',
+  401: 'authentication_error',
+  403: 'permission_denied',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable_entity',
+  429: 'rate_limited',
+};
+
+function statusCode(status: number): StatusErrorCode {
+  return codeByStatus[status] ?? (status >= 500 ? 'internal_server_error' : 'api_error');
+}
+
+interface Envelope {
+  code: string | undefined;
+  detail: string | undefined;
+  errorId: string | undefined;
+  validationErrors: ValidationErrorItem[];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function readIssues(body: unknown): UnprocessableEntityIssue[] {
+  if (!isRecord(body) || !Array.isArray(body['detail'])) return [];
+  return body['detail'].filter(isRecord).map((item) => ({
+    loc: Array.isArray(item['loc']) ? item['loc'].map((part) => String(part)) : [],
+    msg: optionalString(item['msg']) ?? '',
+    type: optionalString(item['type']) ?? '',
+  }));
+}
+
+function readEnvelope(body: unknown): Envelope {
+  if (!isRecord(body))
+    return { code: undefined, detail: undefined, errorId: undefined, validationErrors: [] };
+  const issues = readIssues(body);
+  const validationErrors = Array.isArray(body['validationErrors'])
+    ? body['validationErrors'].filter(isRecord).map((item) => ({
+        attribute: optionalString(item['attribute']) ?? '',
+        code: optionalString(item['code']) ?? '',
+        message: optionalString(item['message']) ?? '',
+      }))
+    : [];
+  return {
+    code: optionalString(body['code']),
+    detail:
+      optionalString(body['detail']) ??
+      (issues.length > 0
+        ? issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; ')
+        : undefined),
+    errorId: optionalString(body['errorId']),
+    validationErrors,
+  };
+}
+
+function describe(init: APIErrorInit, envelope: Envelope): string {
+  const parts = [`${init.method} ${init.path} → ${init.status}`];
+  if (envelope.detail !== undefined) parts.push(`: ${envelope.detail}`);
+  else if (typeof init.body === 'string' && init.body !== '')
+    parts.push(` (non-JSON body: ${JSON.stringify(init.body)})`);
+  for (const item of envelope.validationErrors.slice(0, 5)) {
+    parts.push(`; ${item.attribute || '(root)'}: ${item.message || item.code}`);
+  }
+  const tags = [
+    envelope.code === undefined ? undefined : `code ${envelope.code}`,
+    envelope.errorId === undefined ? undefined : `errorId ${envelope.errorId}`,
+    init.requestId === undefined ? undefined : `requestId ${init.requestId}`,
+  ].filter((tag) => tag !== undefined);
+  if (tags.length > 0) parts.push(` [${tags.join(', ')}]`);
+  return parts.join('');
+}
