@@ -1,0 +1,13 @@
+/**
+ * The auth hook the request pipeline calls for routes that need a bearer token (see `routeAuth`).
+ * The token manager implements it; the pipeline never learns how tokens are obtained.
+ */
+export interface Authenticator {
+  /** A currently valid access token. Concurrent callers may share one exchange. */
+  getToken(signal?: AbortSignal): Promise<string>;
+  /**
+   * Called once per call when the API answered 401 to `failedToken`. Resolve `true` when a different,
+   * fresh token is now available (the pipeline then retries the call once); `false` to surface the 401.
+   */
+  onUnauthorized(failedToken: string, signal?: AbortSignal): Promise<boolean>;
+}

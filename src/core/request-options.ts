@@ -1,0 +1,19 @@
+/**
+ * Per-call options accepted as the last argument of every SDK method.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * await client.spvRequests.get('spvr_123', { signal: controller.signal, timeout: 5_000, maxRetries: 0 });
+ * ```
+ */
+export interface RequestOptions {
+  /** Cancels the call (including any backoff wait); the call rejects with `APIUserAbortError`. */
+  signal?: AbortSignal;
+  /** Milliseconds allowed for each attempt (connect, send, read the whole response). @default the client's `timeout` (60_000) */
+  timeout?: number;
+  /** Retries after the first attempt for retryable failures. @default the client's `maxRetries` (2) */
+  maxRetries?: number;
+  /** Extra request headers for this call only; they override the client's `defaultHeaders`. */
+  headers?: Record<string, string>;
+}

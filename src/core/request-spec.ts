@@ -1,0 +1,32 @@
+import type { z } from 'zod';
+import type { RequestOptions } from './request-options.js';
+
+/** HTTP methods the API uses. */
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+/** Query parameters; `undefined` values are left out. */
+export type QueryParams = Record<string, string | number | boolean | undefined>;
+
+/**
+ * One API call as a resource module describes it to the {@link Requester}. At most one of `json`, `form`
+ * and `multipart` is given.
+ */
+export interface RequestSpec<T> {
+  method: HttpMethod;
+  /** The API path, already percent-encoded (e.g. `/v1/spv-requests/${encodeURIComponent(slug)}`). */
+  path: string;
+  query?: QueryParams | undefined;
+  /** A JSON request body. */
+  json?: unknown;
+  /** An `application/x-www-form-urlencoded` body (the token endpoint). */
+  form?: Record<string, string> | undefined;
+  /** A `multipart/form-data` body, built afresh for every attempt (a stream cannot be sent twice). */
+  multipart?: (() => FormData) | undefined;
+  /** Sent as `Idempotency-Key` on every attempt; makes a POST retryable. */
+  idempotencyKey?: string | undefined;
+  /** Retry this POST even without an idempotency key (safe to repeat, like a JWT-bearer token grant). */
+  retryPost?: boolean | undefined;
+  /** Schema of the success body; its output is what the call resolves to. */
+  response: z.ZodType<T>;
+  options?: RequestOptions | undefined;
+}

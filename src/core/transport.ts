@@ -1,0 +1,160 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { Agent, type Dispatcher, request } from 'undici';
+import { ResponseTooLargeError } from './errors.js';
+
+/** One HTTP request as the pipeline hands it to a transport. Header names are lower-case. */
+export interface TransportRequest {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  /** `FormData` bodies get their `content-type` (with boundary) from the transport. */
+  body?: string | Uint8Array | FormData | undefined;
+  /** Aborts the attempt: caller cancellation, per-attempt timeout or the total deadline. */
+  signal: AbortSignal;
+}
+
+/** The answer to a {@link TransportRequest}. The pipeline always reads the body exactly once. */
+export interface TransportResponse {
+  status: number;
+  headers: Headers;
+  /** The whole body as text; rejects with `ResponseTooLargeError` beyond the transport's byte limit. */
+  text(): Promise<string>;
+}
+
+/**
+ * The single seam between the SDK and the network: replace it to run on another runtime or in tests.
+ * Rejections mean "no usable response" (the pipeline reports them as connection errors).
+ */
+export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
+
+/** @default 10 MiB: far above any documented response, small enough to stop a runaway proxy page. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+
+/** Options of {@link undiciTransport}. */
+export interface UndiciTransportOptions {
+  /** Connection pool to use. @default a new keep-alive `Agent` (close it with the returned `close()`). */
+  dispatcher?: Dispatcher | undefined;
+  /** Largest response body read, in bytes. @default 10 MiB */
+  maxResponseBytes?: number | undefined;
+}
+
+/** A {@link Transport} that can release the connections it owns. */
+export interface ClosableTransport extends Transport {
+  /** Closes the keep-alive agent this transport created (not a `dispatcher` you passed in). */
+  close(): Promise<void>;
+}
+
+/**
+ * The default transport: `undici.request` over a keep-alive `Agent` (about twice as fast as `fetch` on
+ * loopback). One agent per client; clients derived with `withOptions()` share it.
+ */
+export function undiciTransport(options: UndiciTransportOptions = {}): ClosableTransport {
+  const owned = options.dispatcher === undefined ? new Agent() : undefined;
+  const dispatcher = options.dispatcher ?? (owned as Agent);
+  const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+
+  const transport = async (req: TransportRequest): Promise<TransportResponse> => {
+    let headers = req.headers;
+    let body: string | Uint8Array | Readable | null = null;
+    if (req.body instanceof FormData) {
+      // undici.request refuses the global FormData; the platform's own encoder streams it (file parts are
+      // read as they are sent, never buffered) and names the boundary.
+      const encoded = new Response(req.body);
+      headers = { ...headers, 'content-type': encoded.headers.get('content-type') ?? 'multipart/form-data' };
+      body = encoded.body === null ? null : Readable.fromWeb(encoded.body as WebReadableStream);
+    } else if (req.body !== undefined) body = req.body;
+    const response = await request(req.url, {
+      method: req.method as Dispatcher.HttpMethod,
+      headers,
+      body,
+      signal: req.signal,
+      dispatcher,
+    });
+    const responseHeaders = new Headers();
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (Array.isArray(value)) for (const item of value) responseHeaders.append(name, item);
+      else if (value !== undefined) responseHeaders.set(name, value);
+    }
+    return {
+      status: response.statusCode,
+      headers: responseHeaders,
+      text: () => readBounded(response.body, responseHeaders, limit, () => response.body.destroy()),
+    };
+  };
+  return Object.assign(transport, { close: async () => owned?.close() });
+}
+
+/**
+ * A {@link Transport} over a WHATWG `fetch` (the global one, MSW's patched one, or any runtime's).
+ *
+ * @example
+ * ```ts
+ * const client = new PartnerEquity({ baseUrl, fetch: globalThis.fetch });
+ * ```
+ */
+export function fetchTransport(
+  fetchImpl: typeof globalThis.fetch,
+  options: { maxResponseBytes?: number | undefined } = {},
+): Transport {
+  const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  return async (req) => {
+    const response = await fetchImpl(req.url, {
+      method: req.method,
+      headers: req.headers,
+      body: (req.body ?? null) as BodyInit | null,
+      signal: req.signal,
+      redirect: 'manual',
+    });
+    const body = response.body;
+    return {
+      status: response.status,
+      headers: response.headers,
+      text: async () =>
+        body === null ? '' : readBounded(streamChunks(body), response.headers, limit, () => body.cancel()),
+    };
+  };
+}
+
+async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+async function readBounded(
+  chunks: AsyncIterable<Uint8Array>,
+  headers: Headers,
+  limit: number,
+  discard: () => unknown,
+): Promise<string> {
+  const declared = Number(headers.get('content-length') ?? Number.NaN);
+  if (declared > limit) {
+    await Promise.resolve(discard()).catch(() => undefined);
+    throw new ResponseTooLargeError(limit);
+  }
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of chunks) {
+    size += chunk.byteLength;
+    if (size > limit) {
+      await Promise.resolve(discard()).catch(() => undefined);
+      throw new ResponseTooLargeError(limit);
+    }
+    parts.push(chunk);
+  }
+  const joined = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    joined.set(part, offset);
+    offset += part.byteLength;
+  }
+  return new TextDecoder().decode(joined);
+}
