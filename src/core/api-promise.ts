@@ -1,0 +1,70 @@
+/** What the raw HTTP response of a call looked like. */
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  /** From the `x-request-id` (or `request-id`) response header; quote it to the API's support. */
+  requestId: string | undefined;
+  /** HTTP requests sent for this call (1 + retries). */
+  attempts: number;
+  /** The `Idempotency-Key` sent with the call (the same on every attempt), if any. */
+  idempotencyKey: string | undefined;
+}
+
+/** A parsed value together with the response it came from. */
+export interface WithResponse<T> {
+  data: T;
+  response: RawResponse;
+}
+
+/**
+ * The promise every SDK method returns: `await` gives the parsed resource; `.withResponse()` also gives
+ * the raw response (status, headers, request id, attempts, idempotency key).
+ *
+ * @example
+ * ```ts
+ * const { data, response } = await client.spvRequests.get(slug).withResponse();
+ * console.log(data.status, response.requestId);
+ * ```
+ */
+export class APIPromise<T> extends Promise<T> {
+  readonly #result: Promise<WithResponse<T>>;
+  #data: Promise<T> | undefined;
+
+  constructor(result: Promise<WithResponse<T>>) {
+    // The base promise is a placeholder: `then`/`catch`/`finally` below read from `#result`. Resolving it
+    // with `undefined` right away keeps it from ever reporting an unhandled rejection of its own.
+    super((resolve) => resolve(undefined as T));
+    this.#result = result;
+  }
+
+  // Derived promises (`.then(...)` results) are plain promises, not APIPromises.
+  static override get [Symbol.species]() {
+    return Promise;
+  }
+
+  /** The parsed value and the raw response. */
+  withResponse(): Promise<WithResponse<T>> {
+    return this.#result;
+  }
+
+  #parsed(): Promise<T> {
+    this.#data ??= this.#result.then((result) => result.data);
+    return this.#data;
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: an intentional thenable: `await` gives the parsed value.
+  override then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#parsed().then(onfulfilled, onrejected);
+  }
+
+  override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+    return this.#parsed().catch(onrejected);
+  }
+
+  override finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.#parsed().finally(onfinally);
+  }
+}

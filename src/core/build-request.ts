@@ -1,0 +1,52 @@
+import { VERSION } from '../version.js';
+import type { QueryParams, RequestSpec } from './request-spec.js';
+
+/**
+ * `baseUrl` joined with `path` and the query. A base path is kept: `https://host/prefix` + `/v1/x` gives
+ * `https://host/prefix/v1/x`.
+ */
+export function buildUrl(baseUrl: URL, path: string, query: QueryParams | undefined): URL {
+  const basePath = baseUrl.pathname.replace(/\/+$/, '');
+  const url = new URL(`${baseUrl.origin}${basePath}${path.startsWith('/') ? path : `/${path}`}`);
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) url.searchParams.append(name, String(value));
+  }
+  return url;
+}
+
+/** `partner-equity-sdk/<version> node/<version>`. */
+export function userAgent(): string {
+  const proc = (globalThis as { process?: { version?: string } }).process;
+  return `partner-equity-sdk/${VERSION} node/${proc?.version ?? 'unknown'}`;
+}
+
+/** Lower-cases header names; later sources win. */
+export function mergeHeaders(...sources: (Record<string, string> | undefined)[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const source of sources) {
+    for (const [name, value] of Object.entries(source ?? {})) out[name.toLowerCase()] = value;
+  }
+  return out;
+}
+
+/** The body kind's `content-type` (none for multipart: the transport adds it with the boundary). */
+export function contentTypeOf(spec: RequestSpec<unknown>): Record<string, string> {
+  if (spec.json !== undefined) return { 'content-type': 'application/json' };
+  if (spec.form !== undefined) return { 'content-type': 'application/x-www-form-urlencoded' };
+  return {};
+}
+
+/** The body to send for one attempt; multipart bodies are rebuilt every time. */
+export function encodeBody(spec: RequestSpec<unknown>): string | FormData | undefined {
+  if (spec.json !== undefined) return JSON.stringify(spec.json);
+  if (spec.form !== undefined) return new URLSearchParams(spec.form).toString();
+  if (spec.multipart !== undefined) return spec.multipart();
+  return undefined;
+}
+
+/** Rejects a spec with more than one body kind: a programming error in a resource module. */
+export function assertOneBody(spec: RequestSpec<unknown>): void {
+  const kinds = [spec.json, spec.form, spec.multipart].filter((body) => body !== undefined).length;
+  if (kinds > 1)
+    throw new TypeError(`${spec.method} ${spec.path}: give at most one of json, form, multipart`);
+}

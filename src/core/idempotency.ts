@@ -1,0 +1,57 @@
+import { createHash, randomUUID } from 'node:crypto';
+
+/**
+ * A fresh random `Idempotency-Key` (a UUID v4). The SDK makes one per logical call when you pass none and
+ * sends the same key on every retry of that call.
+ */
+export function randomIdempotencyKey(): string {
+  return randomUUID();
+}
+
+/**
+ * A deterministic `Idempotency-Key` for `payload` within `namespace`: SHA-256 over the namespace and the
+ * payload as stable JSON (object keys sorted at every depth), as base64url (43 characters). Run a crashed
+ * script again within the API's 24 h retention with the same inputs and the API replays the first
+ * response instead of creating anything twice.
+ *
+ * @example
+ * ```ts
+ * const key = deriveIdempotencyKey('spv-request:2024-06-fund', body);
+ * await client.spvRequests.create(body, { idempotencyKey: key });
+ * ```
+ * @throws TypeError when `payload` holds something JSON cannot represent (a function, a bigint, a cycle).
+ */
+export function deriveIdempotencyKey(namespace: string, payload: unknown): string {
+  if (typeof namespace !== 'string' || namespace === '') {
+    throw new TypeError('deriveIdempotencyKey: namespace must be a non-empty string');
+  }
+  const json = stableJson(payload);
+  // A NUL separator keeps ("a", "bc") and ("ab", "c") apart.
+  return createHash('sha256').update(namespace).update('\0').update(json).digest('base64url');
+}
+
+/**
+ * The key of chunk `index` (0-based) of a bulk call whose logical key is `baseKey`: deterministic, so a
+ * re-run re-sends every chunk with the key it had before.
+ */
+export function chunkKey(baseKey: string, index: number): string {
+  if (!Number.isSafeInteger(index) || index < 0)
+    throw new RangeError('chunkKey: index must be an integer >= 0');
+  return `${baseKey}-${index}`;
+}
+
+/** JSON with object keys sorted recursively; values go through `toJSON` first, as in `JSON.stringify`. */
+export function stableJson(value: unknown): string {
+  const json = JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item === 'function' || typeof item === 'symbol') {
+      throw new TypeError(`stable JSON: cannot represent a ${typeof item}`);
+    }
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
+    const record = item as Record<string, unknown>;
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(record).sort()) sorted[key] = record[key];
+    return sorted;
+  });
+  if (json === undefined) throw new TypeError('stable JSON: the payload has no JSON representation');
+  return json;
+}

@@ -1,0 +1,115 @@
+import type { z } from 'zod';
+import type { RawResponse } from './api-promise.js';
+import { APIError, ResponseValidationError, toValidationIssues } from './errors.js';
+import { isSecretKey, redactText } from './redact.js';
+import { parseRetryAfter } from './retry-policy.js';
+
+/** The request id the API (or its gateway) put on a response. */
+export function requestIdOf(headers: Headers): string | undefined {
+  return headers.get('x-request-id') ?? headers.get('request-id') ?? undefined;
+}
+
+/** Where the response came from, for error messages and the raw response. */
+export interface ResponseContext {
+  method: string;
+  path: string;
+  attempts: number;
+  idempotencyKey: string | undefined;
+  now: number;
+}
+
+/** A status, headers and the whole body text of one attempt. */
+export interface ReadResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** Parses a 2xx body through `schema`, or throws {@link ResponseValidationError}. */
+export async function parseSuccess<T>(
+  context: ResponseContext,
+  response: ReadResponse,
+  schema: z.ZodType<T>,
+): Promise<{ data: T; response: RawResponse }> {
+  const { status, headers, text } = response;
+  const requestId = requestIdOf(headers);
+  const fail = (summary: string, issues: { path: string; message: string }[] = [], cause?: unknown) =>
+    new ResponseValidationError(
+      { method: context.method, path: context.path, status, requestId, issues, summary },
+      { cause },
+    );
+
+  let value: unknown;
+  if (text === '') value = undefined;
+  else if (/\bjson\b/i.test(headers.get('content-type') ?? '')) {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      // The parser's message quotes the body, which may hold a token: keep it out.
+      throw fail('body is not valid JSON');
+    }
+  } else {
+    // Undeclared content type: JSON when it parses, else the text (e.g. the HTML of `/docs`).
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = text;
+    }
+  }
+
+  const parsed = await schema.safeParseAsync(value);
+  if (!parsed.success) {
+    throw fail('did not match the expected shape', toValidationIssues(parsed.error.issues), parsed.error);
+  }
+  return {
+    data: parsed.data,
+    response: {
+      status,
+      headers,
+      requestId,
+      attempts: context.attempts,
+      idempotencyKey: context.idempotencyKey,
+    },
+  };
+}
+
+/** Builds the {@link APIError} subclass for an error status from its envelope (or a safe body excerpt). */
+export function toAPIError(context: ResponseContext, response: ReadResponse): APIError {
+  const { status, headers, text } = response;
+  return APIError.from({
+    status,
+    method: context.method,
+    path: context.path,
+    headers: withoutCredentials(headers),
+    requestId: requestIdOf(headers),
+    idempotencyKey: context.idempotencyKey,
+    attempts: context.attempts,
+    body: errorBody(text, headers),
+    retryAfterMs: parseRetryAfter(headers.get('retry-after'), context.now),
+  });
+}
+
+const EXCERPT_LENGTH = 200;
+
+function errorBody(text: string, headers: Headers): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    // A proxy's HTML page or plain text: keep a short excerpt, markup stripped, secret shapes removed.
+    const html = /html/i.test(headers.get('content-type') ?? '') || text.trimStart().startsWith('<');
+    const plain = (
+      html ? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ') : text
+    )
+      .replace(/\s+/g, ' ')
+      .trim();
+    const excerpt = redactText(plain);
+    return excerpt.length > EXCERPT_LENGTH ? `${excerpt.slice(0, EXCERPT_LENGTH)}…` : excerpt;
+  }
+}
+
+function withoutCredentials(headers: Headers): Headers {
+  const out = new Headers();
+  for (const [name, value] of headers) if (!isSecretKey(name)) out.append(name, value);
+  return out;
+}

@@ -1,0 +1,227 @@
+import pRetry, { AbortError } from 'p-retry';
+import { APIPromise, type WithResponse } from './api-promise.js';
+import type { Authenticator } from './authenticator.js';
+import { assertOneBody, buildUrl, contentTypeOf, mergeHeaders, userAgent } from './build-request.js';
+import type { Clock } from './clock.js';
+import {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  InputValidationError,
+  type ValidationIssue,
+} from './errors.js';
+import type { Logger, LogLevel } from './logger.js';
+import { parseSuccess, type ReadResponse, toAPIError } from './read-response.js';
+import type { RequestSpec } from './request-spec.js';
+import { backoffDelay, isRetryableStatus, type RetryConfig } from './retry-policy.js';
+import { routeAuth } from './routes.js';
+import { type CallState, sendAttempt } from './send-attempt.js';
+import type { Transport } from './transport.js';
+
+/** Everything the pipeline needs; the client builds it once from validated options. */
+export interface RequesterConfig {
+  /** The API's base URL; a base path is kept. */
+  baseUrl: URL;
+  transport: Transport;
+  clock: Clock;
+  /** Supplies bearer tokens for routes that need them. */
+  authenticator?: Authenticator | undefined;
+  /** Already filtered by level. */
+  logger: Logger;
+  /** @default 2 */
+  maxRetries: number;
+  /** Per-attempt timeout in ms. @default 60_000 */
+  timeout: number;
+  /** Total ms across all attempts and waits of one call. */
+  deadline?: number | undefined;
+  retry: RetryConfig;
+  defaultHeaders: Record<string, string>;
+  /** The logger's level; per-attempt debug fields are only built when it is `debug`. */
+  logLevel?: LogLevel | undefined;
+}
+
+/**
+ * The request pipeline every endpoint rides on: URL and headers, bearer token for routes that need one,
+ * per-attempt timeout, retries with jittered backoff (p-retry, waits on the injected clock), error mapping
+ * and response parsing.
+ */
+export class Requester {
+  readonly config: Readonly<RequesterConfig>;
+
+  constructor(config: RequesterConfig) {
+    this.config = Object.freeze({ ...config });
+  }
+
+  /** A requester with some settings replaced; it shares the transport unless that is replaced too. */
+  with(overrides: Partial<RequesterConfig>): Requester {
+    return new Requester({ ...this.config, ...overrides });
+  }
+
+  /**
+   * Sends one logical call (with its retries) and parses the result.
+   *
+   * @example
+   * ```ts
+   * const page = await requester.request({ method: 'GET', path: '/v1/spv-requests', query: { page: 2 }, response: PageSchema });
+   * ```
+   */
+  request<T>(spec: RequestSpec<T>): APIPromise<T> {
+    return new APIPromise(this.#run(spec));
+  }
+
+  async #run<T>(spec: RequestSpec<T>): Promise<WithResponse<T>> {
+    const { config } = this;
+    const options = spec.options ?? {};
+    checkOptions(spec);
+    assertOneBody(spec);
+    const signal = options.signal;
+    if (signal?.aborted) throw new APIUserAbortError(spec, { cause: signal.reason });
+
+    const headers = mergeHeaders(
+      { accept: 'application/json', 'user-agent': userAgent() },
+      config.defaultHeaders,
+      contentTypeOf(spec),
+      spec.idempotencyKey === undefined ? undefined : { 'idempotency-key': spec.idempotencyKey },
+      options.headers,
+    );
+    if (spec.multipart !== undefined) delete headers['content-type'];
+    const bearer = routeAuth(spec.method, spec.path) === 'bearer';
+    if (bearer && config.authenticator === undefined && headers['authorization'] === undefined) {
+      throw new InputValidationError('client options', [
+        {
+          path: 'clientId',
+          message: `${spec.method} ${spec.path} needs credentials (clientId, issuer, privateKey)`,
+        },
+      ]);
+    }
+
+    const idempotencyKey = headers['idempotency-key'];
+    const state: CallState = {
+      spec,
+      url: buildUrl(config.baseUrl, spec.path, spec.query),
+      headers,
+      idempotencyKey,
+      attempts: 0,
+      startedAt: config.clock.now(),
+      deadlineAt: config.deadline === undefined ? undefined : config.clock.now() + config.deadline,
+      timeout: options.timeout ?? config.timeout,
+    };
+    const retryable = spec.method !== 'POST' || idempotencyKey !== undefined || spec.retryPost === true;
+    const authenticator = bearer ? config.authenticator : undefined;
+
+    const attempt = async (): Promise<WithResponse<T>> => {
+      try {
+        const read = await this.#authorisedAttempt(state, authenticator);
+        const context = { ...state, method: spec.method, path: spec.path, now: config.clock.now() };
+        if (read.status >= 200 && read.status < 300) return await parseSuccess(context, read, spec.response);
+        throw toAPIError(context, read);
+      } catch (error) {
+        if (signal?.aborted && !(error instanceof APIUserAbortError)) {
+          throw new AbortError(new APIUserAbortError(spec, { cause: signal.reason }));
+        }
+        // Errors that retrying cannot fix leave p-retry at once, unwrapped.
+        throw retryable && isRetryable(error) ? error : new AbortError(asError(error));
+      }
+    };
+
+    return pRetry(attempt, {
+      retries: options.maxRetries ?? config.maxRetries,
+      // p-retry's own timers stay at 0: the wait happens in onFailedAttempt on the injected clock.
+      minTimeout: 0,
+      onFailedAttempt: async ({ error, retriesLeft, retriesConsumed }) => {
+        if (retriesLeft <= 0) return;
+        await this.#wait(state, error, retriesConsumed, signal);
+      },
+    });
+  }
+
+  // One attempt, plus the single re-send after a 401 when the authenticator produced a fresh token.
+  async #authorisedAttempt(
+    state: CallState,
+    authenticator: Authenticator | undefined,
+  ): Promise<ReadResponse> {
+    const { config } = this;
+    const signal = state.spec.options?.signal;
+    if (authenticator === undefined) return sendAttempt(config, state, undefined);
+    const token = await fromAuthenticator(() => authenticator.getToken(signal));
+    const first = await sendAttempt(config, state, token);
+    if (first.status !== 401 || state.refreshedAfter401 === true) return first;
+    state.refreshedAfter401 = true;
+    const renewed = await fromAuthenticator(() => authenticator.onUnauthorized(token, signal));
+    if (!renewed) return first;
+    config.logger.debug(`${state.spec.method} ${state.spec.path}: 401, retrying once with a renewed token`);
+    const fresh = await fromAuthenticator(() => authenticator.getToken(signal));
+    return sendAttempt(config, state, fresh);
+  }
+
+  // The wait before the next attempt: the server's Retry-After (up to the cap), else full-jitter backoff.
+  async #wait(
+    state: CallState,
+    error: Error,
+    retryIndex: number,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const { clock, logger, retry } = this.config;
+    const retryAfter = error instanceof APIError ? error.retryAfterMs : undefined;
+    if (retryAfter !== undefined && retryAfter > retry.maxRetryAfterMs) {
+      logger.debug(
+        `${state.spec.method} ${state.spec.path}: Retry-After ${retryAfter}ms is over the cap; not retrying`,
+      );
+      throw error;
+    }
+    const delay = retryAfter ?? backoffDelay(retryIndex, retry);
+    if (state.deadlineAt !== undefined && clock.now() + delay >= state.deadlineAt) {
+      logger.debug(`${state.spec.method} ${state.spec.path}: the next attempt would pass the deadline`);
+      throw error;
+    }
+    logger.debug(`${state.spec.method} ${state.spec.path}: retrying in ${delay}ms`, {
+      attempt: state.attempts,
+      reason: error.message,
+    });
+    try {
+      await clock.sleep(delay, signal);
+    } catch (reason) {
+      throw new APIUserAbortError(state.spec, { cause: reason });
+    }
+  }
+}
+
+// Failures of the token hook are final here: the token exchange ran its own retries already.
+const fromAuthenticatorErrors = new WeakSet<object>();
+
+async function fromAuthenticator<R>(call: () => Promise<R>): Promise<R> {
+  try {
+    return await call();
+  } catch (error) {
+    if (typeof error === 'object' && error !== null) fromAuthenticatorErrors.add(error);
+    throw error;
+  }
+}
+
+function isRetryable(error: unknown): boolean {
+  if (typeof error === 'object' && error !== null && fromAuthenticatorErrors.has(error)) return false;
+  if (error instanceof APIError) return isRetryableStatus(error.status);
+  if (error instanceof APITimeoutError) return error.scope === 'attempt';
+  return error instanceof APIConnectionError;
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function checkOptions(spec: RequestSpec<unknown>): void {
+  const options = spec.options ?? {};
+  const issues: ValidationIssue[] = [];
+  if (options.timeout !== undefined && !(Number.isFinite(options.timeout) && options.timeout > 0)) {
+    issues.push({ path: 'timeout', message: 'must be a positive number of milliseconds' });
+  }
+  if (
+    options.maxRetries !== undefined &&
+    !(Number.isSafeInteger(options.maxRetries) && options.maxRetries >= 0)
+  ) {
+    issues.push({ path: 'maxRetries', message: 'must be an integer >= 0' });
+  }
+  if (issues.length > 0)
+    throw new InputValidationError(`request options for ${spec.method} ${spec.path}`, issues);
+}

@@ -1,0 +1,141 @@
+import { encodeBody } from './build-request.js';
+import {
+  APIConnectionError,
+  APITimeoutError,
+  APIUserAbortError,
+  PartnerEquityError,
+  type RequestContext,
+} from './errors.js';
+import { redact, redactHeaders } from './logger.js';
+import type { ReadResponse } from './read-response.js';
+import { requestIdOf } from './read-response.js';
+import type { RequestSpec } from './request-spec.js';
+import type { RequesterConfig } from './requester.js';
+
+/** The state of one logical call across its attempts. */
+export interface CallState {
+  spec: RequestSpec<unknown>;
+  url: URL;
+  /** Everything but `authorization`, which is added per attempt. */
+  headers: Record<string, string>;
+  idempotencyKey: string | undefined;
+  /** HTTP requests sent so far. */
+  attempts: number;
+  startedAt: number;
+  deadlineAt: number | undefined;
+  timeout: number;
+  refreshedAfter401?: boolean;
+}
+
+const LOGGED_BODY_LIMIT = 2000;
+
+/**
+ * Sends one HTTP request and reads the whole response under the attempt's timeout (the per-attempt
+ * `timeout`, shortened to what is left of the `deadline`). The timeout is a real timer: network I/O runs in
+ * real time even when a test injects a manual clock for backoff waits and the deadline.
+ */
+export async function sendAttempt(
+  config: RequesterConfig,
+  state: CallState,
+  token: string | undefined,
+): Promise<ReadResponse> {
+  const { clock, logger, transport } = config;
+  const { spec } = state;
+  const context = (): RequestContext => ({
+    method: spec.method,
+    path: spec.path,
+    attempts: state.attempts,
+    idempotencyKey: state.idempotencyKey,
+  });
+
+  let limit = state.timeout;
+  let scope: 'attempt' | 'deadline' = 'attempt';
+  if (state.deadlineAt !== undefined) {
+    const remaining = state.deadlineAt - clock.now();
+    if (remaining <= 0) throw deadlineError(context(), config.deadline);
+    if (remaining < limit) {
+      limit = remaining;
+      scope = 'deadline';
+    }
+  }
+
+  const headers =
+    token === undefined ? state.headers : { ...state.headers, authorization: `Bearer ${token}` };
+  const body = encodeBody(spec);
+  state.attempts += 1;
+  const timer = new AbortController();
+  const handle = setTimeout(() => timer.abort(), limit);
+  const callerSignal = spec.options?.signal;
+  const signal = callerSignal === undefined ? timer.signal : AbortSignal.any([callerSignal, timer.signal]);
+  const started = clock.now();
+  let read: ReadResponse | undefined;
+  let failure: Error | undefined;
+  try {
+    const response = await transport({ method: spec.method, url: state.url, headers, body, signal });
+    read = { status: response.status, headers: response.headers, text: await response.text() };
+    return read;
+  } catch (error) {
+    if (callerSignal?.aborted) failure = new APIUserAbortError(spec, { cause: callerSignal.reason });
+    else if (timer.signal.aborted) {
+      failure =
+        scope === 'deadline'
+          ? deadlineError(context(), config.deadline, error)
+          : new APITimeoutError(context(), { cause: error, message: `timed out after ${limit}ms` });
+    } else if (error instanceof PartnerEquityError) failure = error;
+    else failure = new APIConnectionError(context(), { cause: error, message: connectionMessage(error) });
+    throw failure;
+  } finally {
+    clearTimeout(handle);
+    if (config.logLevel === undefined || config.logLevel === 'debug') {
+      const durationMs = clock.now() - started;
+      const outcome =
+        read === undefined ? `failed: ${failure?.message ?? 'unknown error'}` : String(read.status);
+      logger.debug(`${spec.method} ${spec.path} → ${outcome} (attempt ${state.attempts}, ${durationMs}ms)`, {
+        method: spec.method,
+        path: spec.path,
+        query: spec.query === undefined ? undefined : redact(spec.query),
+        status: read?.status,
+        attempt: state.attempts,
+        durationMs,
+        requestId: read === undefined ? undefined : requestIdOf(read.headers),
+        idempotencyKey: state.idempotencyKey,
+        requestHeaders: redactHeaders(headers),
+        requestBody: describeBody(spec, body),
+        responseHeaders: read === undefined ? undefined : redactHeaders(read.headers),
+        responseBody: read === undefined ? undefined : truncate(String(redact(read.text))),
+      });
+    }
+  }
+}
+
+function deadlineError(
+  context: RequestContext,
+  deadline: number | undefined,
+  cause?: unknown,
+): APITimeoutError {
+  return new APITimeoutError(context, {
+    cause,
+    scope: 'deadline',
+    message: `deadline of ${deadline ?? '?'}ms exceeded after ${context.attempts} attempt(s)`,
+  });
+}
+
+function connectionMessage(error: unknown): string {
+  // Only the error code (ECONNREFUSED, UND_ERR_SOCKET…): causes can quote hosts and URLs.
+  const code = (error as { code?: unknown; cause?: { code?: unknown } } | null)?.code;
+  const causeCode = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  const shown = typeof code === 'string' ? code : typeof causeCode === 'string' ? causeCode : undefined;
+  return shown === undefined ? 'connection failed' : `connection failed (${shown})`;
+}
+
+function describeBody(spec: RequestSpec<unknown>, body: string | FormData | undefined): unknown {
+  if (body === undefined) return undefined;
+  if (spec.json !== undefined) return redact(spec.json);
+  if (spec.form !== undefined) return redact(spec.form);
+  if (body instanceof FormData) return `[multipart form-data: ${[...new Set(body.keys())].join(', ')}]`;
+  return truncate(String(redact(body)));
+}
+
+function truncate(text: string): string {
+  return text.length > LOGGED_BODY_LIMIT ? `${text.slice(0, LOGGED_BODY_LIMIT)}…` : text;
+}

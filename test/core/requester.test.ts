@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Requester, type RequesterConfig } from '../../src/core/requester.js';
+import { DEFAULT_RETRY } from '../../src/core/retry-policy.js';
+import { undiciTransport } from '../../src/core/transport.js';
+import { VERSION } from '../../src/version.js';
+import { ManualClock } from '../helpers/manual-clock.js';
+import { memoryLogger } from '../helpers/memory-logger.js';
+import { useTestServer } from '../helpers/test-server.js';
+
+const server = useTestServer();
+
+function requester(overrides: Partial<RequesterConfig> = {}, base = server().url): Requester {
+  return new Requester({
+    baseUrl: new URL(base),
+    transport: undiciTransport(),
+    clock: new ManualClock(),
+    logger: memoryLogger(),
+    maxRetries: 2,
+    timeout: 5_000,
+    retry: DEFAULT_RETRY,
+    defaultHeaders: {},
+    ...overrides,
+  });
+}
+
+const Thing = z.looseObject({ id: z.string() });
+
+describe('Requester: what goes on the wire', () => {
+  it('joins the base path, encodes the query and sends the standard headers', async () => {
+    server().reply({ status: 200, body: { id: 't1', extra: 'kept' }, headers: { 'x-request-id': 'req_1' } });
+    const { data, response } = await requester(
+      { defaultHeaders: { 'X-Partner': 'acme' } },
+      `${server().url}/prefix/`,
+    )
+      .request({
+        method: 'GET',
+        path: '/v1/contracts/templates/1.0.0',
+        query: { page: 2, status: 'pending-review', flag: true, skipped: undefined, q: 'a b&c' },
+        response: Thing,
+      })
+      .withResponse();
+
+    expect(data).toEqual({ id: 't1', extra: 'kept' });
+    expect(response).toMatchObject({
+      status: 200,
+      requestId: 'req_1',
+      attempts: 1,
+      idempotencyKey: undefined,
+    });
+    const [sent] = server().requests;
+    expect(sent?.method).toBe('GET');
+    expect(sent?.path).toBe('/prefix/v1/contracts/templates/1.0.0');
+    expect(sent?.rawUrl).toBe(
+      '/prefix/v1/contracts/templates/1.0.0?page=2&status=pending-review&flag=true&q=a+b%26c',
+    );
+    expect(sent?.headers['user-agent']).toBe(`partner-equity-sdk/${VERSION} node/${process.version}`);
+    expect(sent?.headers['accept']).toBe('application/json');
+    expect(sent?.headers['x-partner']).toBe('acme');
+    expect(sent?.headers['authorization']).toBeUndefined();
+  });
+
+  it('sends JSON bodies and per-call headers, and reads `request-id` too', async () => {
+    server().reply({ status: 201, body: { id: 'n1' }, headers: { 'request-id': 'req_2' } });
+    const { response } = await requester({ defaultHeaders: { 'x-a': 'default', 'x-b': 'default' } })
+      .request({
+        method: 'POST',
+        path: '/v1/contracts',
+        json: { name: 'Fund I', amount: '100.00' },
+        idempotencyKey: 'key-1',
+        response: Thing,
+        options: { headers: { 'X-B': 'call' } },
+      })
+      .withResponse();
+    const [sent] = server().requests;
+    expect(sent?.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(sent?.text ?? '')).toEqual({ name: 'Fund I', amount: '100.00' });
+    expect(sent?.headers['idempotency-key']).toBe('key-1');
+    expect(sent?.headers['x-a']).toBe('default');
+    expect(sent?.headers['x-b']).toBe('call');
+    expect(response).toMatchObject({ status: 201, requestId: 'req_2', idempotencyKey: 'key-1' });
+  });
+
+  it('sends form bodies url-encoded', async () => {
+    server().reply({ status: 201, body: { id: 'tok' } });
+    await requester().request({
+      method: 'POST',
+      path: '/v1/oauth2/tokens',
+      form: { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: 'a.b.c' },
+      response: Thing,
+    });
+    const [sent] = server().requests;
+    expect(sent?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(Object.fromEntries(new URLSearchParams(sent?.text))).toEqual({
+      grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      assertion: 'a.b.c',
+    });
+  });
+
+  it('sends multipart bodies with their boundary and rebuilds them for each attempt', async () => {
+    server().reply({ status: 503 }, { status: 201, body: { id: 'f1' } });
+    let builds = 0;
+    await requester({ maxRetries: 1 }).request({
+      method: 'POST',
+      path: '/v1/contracts/upload',
+      idempotencyKey: 'k',
+      multipart: () => {
+        builds += 1;
+        const form = new FormData();
+        form.append('amount', '10.00');
+        form.append(
+          'file',
+          new Blob([new Uint8Array([0x25, 0x50, 0x44, 0x46])], { type: 'application/pdf' }),
+          'f.pdf',
+        );
+        return form;
+      },
+      response: Thing,
+    });
+    expect(builds).toBe(2);
+    for (const sent of server().requests) {
+      expect(sent.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+      expect(sent.text).toContain('name="amount"');
+      expect(sent.text).toContain('filename="f.pdf"');
+      expect(sent.text).toContain('%PDF');
+    }
+  });
+
+  it('passes a non-JSON success body to the schema as text', async () => {
+    server().reply({ status: 200, body: '<html>docs</html>', headers: { 'content-type': 'text/html' } });
+    const html = await requester().request({ method: 'GET', path: '/docs', response: z.string() });
+    expect(html).toBe('<html>docs</html>');
+  });
+
+  it('resolves an empty 204 body as undefined', async () => {
+    server().reply({ status: 204 });
+    const value = await requester().request({
+      method: 'DELETE',
+      path: '/v1/contracts/x',
+      response: z.undefined(),
+    });
+    expect(value).toBeUndefined();
+  });
+});
