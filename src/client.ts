@@ -1,0 +1,140 @@
+import type { Authenticator } from './core/authenticator.js';
+import { type ClientOptions, validateClientOptions } from './core/client-options.js';
+import { type Clock, systemClock } from './core/clock.js';
+import { InputValidationError } from './core/errors.js';
+import { consoleLogger, levelLogger, resolveLogLevel } from './core/logger.js';
+import { Requester } from './core/requester.js';
+import { DEFAULT_RETRY } from './core/retry-policy.js';
+import { type ClosableTransport, fetchTransport, type Transport, undiciTransport } from './core/transport.js';
+
+/** Options a derived client may change: everything that leaves the connection pool and the tokens valid. */
+export type ClientOverrides = Pick<
+  ClientOptions,
+  'maxRetries' | 'timeout' | 'deadline' | 'retry' | 'logger' | 'logLevel' | 'defaultHeaders'
+>;
+
+const overridable = new Set<string>([
+  'maxRetries',
+  'timeout',
+  'deadline',
+  'retry',
+  'logger',
+  'logLevel',
+  'defaultHeaders',
+] satisfies (keyof ClientOverrides)[]);
+
+/** What a client derived with `withOptions()` shares with its parent. */
+interface Shared {
+  transport: Transport | ClosableTransport;
+  authenticator: Authenticator | undefined;
+}
+
+/**
+ * The Partner Equity API client.
+ *
+ * @example
+ * ```ts
+ * import { PartnerEquity } from '@partner-equity/sdk';
+ *
+ * const client = new PartnerEquity({
+ *   baseUrl: 'https://sandbox.example-partner-equity.com',
+ *   clientId: 'client_123',
+ *   issuer: 'https://api.partner.example',
+ *   privateKey: process.env.PARTNER_EQUITY_PRIVATE_KEY!,
+ * });
+ * const page = await client.spvRequests.list({ status: 'approved' });
+ * ```
+ */
+export class PartnerEquity {
+  // Handed from `withOptions()` to the constructor it calls; never set outside that synchronous call.
+  static #sharing: Shared | undefined;
+
+  // Private fields: options may hold a private key, and `util.inspect`/JSON never show private fields.
+  readonly #options: Readonly<ClientOptions>;
+  readonly #transport: Transport | ClosableTransport;
+  readonly #authenticator: Authenticator | undefined;
+  readonly #requester: Requester;
+
+  /** @throws InputValidationError naming every bad option. */
+  constructor(options: ClientOptions) {
+    const shared = PartnerEquity.#sharing;
+    PartnerEquity.#sharing = undefined;
+    this.#options = Object.freeze({ ...validateClientOptions(options) });
+    const o = this.#options;
+
+    this.#transport =
+      shared?.transport ??
+      (o.fetch === undefined
+        ? undiciTransport({ dispatcher: o.dispatcher, maxResponseBytes: o.maxResponseBytes })
+        : fetchTransport(o.fetch, { maxResponseBytes: o.maxResponseBytes }));
+    const clock: Clock = o.clock ?? systemClock;
+    const logLevel = resolveLogLevel(o.logLevel);
+    const retry = { ...DEFAULT_RETRY, ...o.retry };
+
+    const requester = new Requester({
+      baseUrl: new URL(o.baseUrl),
+      transport: this.#transport,
+      clock,
+      logger: levelLogger(o.logger ?? consoleLogger, logLevel),
+      logLevel,
+      maxRetries: o.maxRetries ?? 2,
+      timeout: o.timeout ?? 60_000,
+      deadline: o.deadline,
+      retry,
+      defaultHeaders: { ...o.defaultHeaders },
+    });
+    // The token manager (src/auth) plugs in here: built from clientId/issuer/privateKey|signer over
+    // `requester` (the token route needs no bearer token), and shared by derived clients.
+    this.#authenticator = shared === undefined ? o.authenticator : shared.authenticator;
+    this.#requester = requester.with({ authenticator: this.#authenticator });
+  }
+
+  /** The base URL the client was built with (also the JWT `aud`). */
+  get baseUrl(): string {
+    return this.#options.baseUrl;
+  }
+
+  /**
+   * A client with some options changed that shares this client's connection pool and tokens.
+   *
+   * @example
+   * ```ts
+   * const patient = client.withOptions({ maxRetries: 5, timeout: 120_000 });
+   * ```
+   */
+  withOptions(overrides: ClientOverrides): PartnerEquity {
+    // Plain-JS callers could pass anything: refuse what would break the shared pool or tokens.
+    const refused = Object.keys(overrides).filter((key) => !overridable.has(key));
+    if (refused.length > 0) {
+      throw new InputValidationError(
+        'withOptions overrides',
+        refused.map((path) => ({ path, message: 'cannot change on a derived client; build a new client' })),
+      );
+    }
+    const merged: ClientOptions = {
+      ...this.#options,
+      ...overrides,
+      retry: { ...this.#options.retry, ...overrides.retry },
+      defaultHeaders: { ...this.#options.defaultHeaders, ...overrides.defaultHeaders },
+    };
+    PartnerEquity.#sharing = { transport: this.#transport, authenticator: this.#authenticator };
+    try {
+      return new PartnerEquity(merged);
+    } finally {
+      PartnerEquity.#sharing = undefined;
+    }
+  }
+
+  /**
+   * Closes the keep-alive connections of the client's own agent (shared with clients derived by
+   * `withOptions()`). Not needed for a long-running process; useful at the end of a script or test.
+   */
+  async close(): Promise<void> {
+    if ('close' in this.#transport) await this.#transport.close();
+  }
+
+  /** @internal The request pipeline the resource modules use. */
+  get _requester(): Requester {
+    return this.#requester;
+  }
+}

@@ -1,0 +1,173 @@
+import type { Dispatcher } from 'undici';
+import { z } from 'zod';
+import type { PrivateKeyInput } from '../auth/import-private-key.js';
+import type { Signer } from '../auth/signer.js';
+import type { Authenticator } from './authenticator.js';
+import type { Clock } from './clock.js';
+import { InputValidationError, toValidationIssues } from './errors.js';
+import { LOG_LEVELS, type Logger, type LogLevel } from './logger.js';
+import type { RetryConfig } from './retry-policy.js';
+
+/**
+ * Options of `new PartnerEquity(options)`. Validated once, when the client is built; the client never
+ * changes them afterwards (derive a variant with `client.withOptions()`).
+ *
+ * @example
+ * ```ts
+ * const client = new PartnerEquity({
+ *   baseUrl: 'https://sandbox.example-partner-equity.com',
+ *   clientId: 'client_123',
+ *   issuer: 'https://api.partner.example',
+ *   privateKey: process.env.PARTNER_EQUITY_PRIVATE_KEY!,
+ *   maxRetries: 3,
+ * });
+ * ```
+ */
+export interface ClientOptions {
+  /** The environment's base URL, exactly as the API expects it as the JWT `aud` (a base path is kept). */
+  baseUrl: string;
+  /** Your `client_id` (the assertion's `sub` and `client_id`). Needed for bearer-token routes. */
+  clientId?: string | undefined;
+  /** Your own API base URL: the assertion's `iss`. */
+  issuer?: string | undefined;
+  /** Your Ed25519 private key (PKCS#8 PEM, JWK, `CryptoKey` or `KeyObject`). Or give `signer`. */
+  privateKey?: PrivateKeyInput | undefined;
+  /** Signs assertions elsewhere (KMS/HSM) instead of `privateKey`. */
+  signer?: Signer | undefined;
+  /** The registered key's id, sent as the assertion's `kid`. */
+  keyId?: string | undefined;
+  /** Retries after the first attempt of a retryable failure. @default 2 */
+  maxRetries?: number | undefined;
+  /** Milliseconds per attempt (connect, send, read the whole response). @default 60000 */
+  timeout?: number | undefined;
+  /** Milliseconds for a whole call across all attempts and backoff waits. @default no limit */
+  deadline?: number | undefined;
+  /** Backoff tuning. @default { initialDelayMs: 500, maxDelayMs: 8000, maxRetryAfterMs: 60000 } */
+  retry?: Partial<RetryConfig> | undefined;
+  /** Send requests with this `fetch` (MSW `setupServer`, other runtimes) instead of undici. */
+  fetch?: typeof globalThis.fetch | undefined;
+  /** An undici dispatcher (proxy agent, mock agent, tuned pool) for the default transport. */
+  dispatcher?: Dispatcher | undefined;
+  /** Where log lines go. @default console */
+  logger?: Logger | undefined;
+  /** @default the `PARTNER_EQUITY_LOG` environment variable, else 'warn' */
+  logLevel?: LogLevel | undefined;
+  /** Headers sent with every request (per-call `headers` override them). */
+  defaultHeaders?: Record<string, string> | undefined;
+  /** The source of time for backoff waits, deadlines and token expiry. @default systemClock */
+  clock?: Clock | undefined;
+  /** Largest response body read, in bytes. @default 10 MiB */
+  maxResponseBytes?: number | undefined;
+  /**
+   * @internal A ready-made authenticator instead of credentials (tests and advanced wiring).
+   */
+  authenticator?: Authenticator | undefined;
+}
+
+const isFunction = (value: unknown): boolean => typeof value === 'function';
+const hasMethods =
+  (...names: string[]) =>
+  (value: unknown): boolean =>
+    typeof value === 'object' &&
+    value !== null &&
+    names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
+
+const httpUrl = (what: string) =>
+  z.string().refine(
+    (value) => {
+      if (!URL.canParse(value)) return false;
+      const url = new URL(value);
+      return (
+        (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === ''
+      );
+    },
+    { message: `must be an absolute http(s) URL (${what})` },
+  );
+
+const millis = z.number().finite().positive();
+
+const optionsSchema = z
+  .strictObject({
+    baseUrl: httpUrl('the environment base URL').refine(
+      (value) => !URL.canParse(value) || (new URL(value).search === '' && new URL(value).hash === ''),
+      { message: 'must not have a query string or fragment' },
+    ),
+    clientId: z.string().min(1).optional(),
+    issuer: httpUrl('your own API base URL').optional(),
+    privateKey: z.unknown().optional(),
+    signer: z.custom<Signer>(isFunction, { message: 'must be a function' }).optional(),
+    keyId: z.string().min(1).optional(),
+    maxRetries: z.number().int().min(0).max(20).optional(),
+    timeout: millis.optional(),
+    deadline: millis.optional(),
+    retry: z
+      .strictObject({
+        initialDelayMs: z.number().finite().min(0),
+        maxDelayMs: z.number().finite().min(0),
+        maxRetryAfterMs: z.number().finite().min(0),
+        random: z.custom<() => number>(isFunction, { message: 'must be a function' }),
+      })
+      .partial()
+      .optional(),
+    fetch: z.custom<typeof globalThis.fetch>(isFunction, { message: 'must be a function' }).optional(),
+    dispatcher: z
+      .custom<Dispatcher>(hasMethods('dispatch'), { message: 'must be an undici Dispatcher' })
+      .optional(),
+    logger: z
+      .custom<Logger>(hasMethods('debug', 'info', 'warn', 'error'), {
+        message: 'must have debug, info, warn and error methods',
+      })
+      .optional(),
+    logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
+    defaultHeaders: z.record(z.string(), z.string()).optional(),
+    clock: z.custom<Clock>(hasMethods('now', 'sleep'), { message: 'must have now() and sleep()' }).optional(),
+    maxResponseBytes: z.number().int().positive().optional(),
+    authenticator: z
+      .custom<Authenticator>(hasMethods('getToken', 'onUnauthorized'), {
+        message: 'must be an Authenticator',
+      })
+      .optional(),
+  })
+  .superRefine((options, ctx) => {
+    if (options.fetch !== undefined && options.dispatcher !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['dispatcher'], message: 'cannot be combined with fetch' });
+    }
+    if (options.privateKey !== undefined && options.signer !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['signer'],
+        message: 'give either privateKey or signer, not both',
+      });
+    }
+    // Credentials come as a set: partial credentials would only fail later, on the first bearer call.
+    const given = options.clientId ?? options.issuer ?? options.privateKey ?? options.signer;
+    if (given !== undefined) {
+      if (options.clientId === undefined)
+        ctx.addIssue({ code: 'custom', path: ['clientId'], message: 'is required with credentials' });
+      if (options.issuer === undefined)
+        ctx.addIssue({ code: 'custom', path: ['issuer'], message: 'is required with credentials' });
+      if (options.privateKey === undefined && options.signer === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['privateKey'],
+          message: 'privateKey or signer is required with credentials',
+        });
+      }
+    }
+  });
+
+/**
+ * Checks `options` and throws an {@link InputValidationError} that names every bad field. Values are never
+ * quoted in the message (some are secrets).
+ */
+export function validateClientOptions(options: unknown): ClientOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new InputValidationError('client options', [{ path: '', message: 'expected an options object' }]);
+  }
+  // Explicit `undefined`s mean "not set"; drop them so strict parsing and defaults treat them alike.
+  const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  const parsed = optionsSchema.safeParse(defined);
+  if (!parsed.success)
+    throw new InputValidationError('client options', toValidationIssues(parsed.error.issues));
+  return options as ClientOptions;
+}
