@@ -93,6 +93,11 @@ export class TokenServer {
     this.#faults.push({ grant, fault });
   }
 
+  /** Invalidates one access token (as a server-side revocation would); its refresh chain lives on. */
+  revokeAccessToken(token: string): void {
+    this.#accessTokens.delete(token);
+  }
+
   /** The server's time in ms. */
   now(): number {
     return this.#options.clock.now() + this.aheadMs;
