@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { createFetchHandler, type WebhookEvent, WebhookReceiver } from '../../src/webhooks/index.js';
+import { Webhook } from '../../src/webhooks/index.node.js';
+import { completedEvent, delivery, NOW_MS, SECRET } from './fixtures.js';
+
+const URL_ = 'https://partner.example/api/webhooks';
+
+function setup(maxBodyBytes?: number) {
+  const events: WebhookEvent[] = [];
+  const errors: unknown[] = [];
+  const receiver = new WebhookReceiver(new Webhook({ secret: SECRET, now: () => NOW_MS }), {
+    now: () => NOW_MS,
+  })
+    .onAny((event) => {
+      events.push(event);
+    })
+    .onError((error) => {
+      errors.push(error);
+    });
+  const handler = createFetchHandler(receiver, maxBodyBytes === undefined ? {} : { maxBodyBytes });
+  return { handler, events, errors };
+}
+
+describe('createFetchHandler with real fetch Request objects', () => {
+  it('verifies a delivery, answers 204 and de-duplicates a second copy', async () => {
+    const { handler, events } = setup();
+    const { body, headers } = await delivery();
+    const first = await handler(new Request(URL_, { method: 'POST', headers, body }));
+    expect(first.status).toBe(204);
+    expect(await first.text()).toBe('');
+    const again = await handler(new Request(URL_, { method: 'POST', headers, body }));
+    expect(again.status).toBe(204);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'spv_request.completed', webhookId: 'msg_1' });
+  });
+
+  it('answers 400 "Invalid webhook" to a stale delivery and reports the reason to onError only', async () => {
+    const { handler, events, errors } = setup();
+    const { body, headers } = await delivery(completedEvent, { timestamp: NOW_MS / 1000 - 3600 });
+    const response = await handler(new Request(URL_, { method: 'POST', headers, body }));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe('Invalid webhook');
+    expect(events).toEqual([]);
+    expect(errors).toMatchObject([{ reason: 'timestamp_too_old' }]);
+  });
+
+  it('reads a streamed body and refuses one over the limit with 413', async () => {
+    const { handler, events } = setup(1024);
+    const { body, headers } = await delivery();
+    const stream = (text: string) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          const bytes = new TextEncoder().encode(text);
+          for (let i = 0; i < bytes.length; i += 100) controller.enqueue(bytes.slice(i, i + 100));
+          controller.close();
+        },
+      });
+    const streamed = (text: string) =>
+      new Request(URL_, { method: 'POST', headers, body: stream(text), duplex: 'half' } as RequestInit);
+    expect((await handler(streamed(body))).status).toBe(204);
+    expect((await handler(streamed(body + ' '.repeat(2048)))).status).toBe(413);
+    const declared = new Request(URL_, { method: 'POST', headers, body: 'x'.repeat(2048) });
+    expect((await handler(declared)).status).toBe(413);
+    expect(events).toHaveLength(1);
+  });
+
+  it('answers 405 to anything but POST, and 400 to a POST without a body', async () => {
+    const { handler } = setup();
+    const get = await handler(new Request(URL_));
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    const { headers } = await delivery();
+    expect((await handler(new Request(URL_, { method: 'POST', headers }))).status).toBe(400);
+  });
+});
