@@ -1,3 +1,4 @@
+import { createTokenManager } from './auth/create-token-manager.js';
 import type { Authenticator } from './core/authenticator.js';
 import { type ClientOptions, validateClientOptions } from './core/client-options.js';
 import { type Clock, systemClock } from './core/clock.js';
@@ -6,6 +7,7 @@ import { consoleLogger, levelLogger, resolveLogLevel } from './core/logger.js';
 import { Requester } from './core/requester.js';
 import { DEFAULT_RETRY } from './core/retry-policy.js';
 import { type ClosableTransport, fetchTransport, type Transport, undiciTransport } from './core/transport.js';
+import { OAuth } from './resources/oauth.js';
 
 /** Options a derived client may change: everything that leaves the connection pool and the tokens valid. */
 export type ClientOverrides = Pick<
@@ -55,6 +57,9 @@ export class PartnerEquity {
   readonly #authenticator: Authenticator | undefined;
   readonly #requester: Requester;
 
+  /** Token info (`GET /v1/oauth2/info`). Tokens themselves are obtained and renewed for you. */
+  readonly oauth: OAuth;
+
   /** @throws InputValidationError naming every bad option. */
   constructor(options: ClientOptions) {
     const shared = PartnerEquity.#sharing;
@@ -83,10 +88,12 @@ export class PartnerEquity {
       retry,
       defaultHeaders: { ...o.defaultHeaders },
     });
-    // The token manager (src/auth) plugs in here: built from clientId/issuer/privateKey|signer over
-    // `requester` (the token route needs no bearer token), and shared by derived clients.
-    this.#authenticator = shared === undefined ? o.authenticator : shared.authenticator;
+    // Credentials become a token manager over `requester` (the token route needs no bearer token); the key
+    // is imported, or refused, here, once. Derived clients share it, and so share tokens.
+    this.#authenticator =
+      shared === undefined ? (o.authenticator ?? createTokenManager(o, requester)) : shared.authenticator;
     this.#requester = requester.with({ authenticator: this.#authenticator });
+    this.oauth = new OAuth(this.#requester);
   }
 
   /** The base URL the client was built with (also the JWT `aud`). */

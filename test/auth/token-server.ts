@@ -131,6 +131,7 @@ export class TokenServer {
     const form = new URLSearchParams(body);
     const grant = form.get('grant_type') === JWT_GRANT ? 'jwt' : 'refresh';
     const record: TokenRequestRecord = { grant, outcome: 0, serverTime: this.now() };
+    if (grant === 'jwt') this.secrets.push(form.get('assertion') ?? '');
     this.tokenRequests.push(record);
     const faultIndex = this.#faults.findIndex((f) => f.grant === 'any' || f.grant === grant);
     const fault = faultIndex === -1 ? undefined : this.#faults.splice(faultIndex, 1)[0]?.fault;
@@ -155,9 +156,7 @@ export class TokenServer {
       record.rejection = why;
       return { status: 401, body: { code: 'invalid_assertion', detail: why } };
     };
-    const assertion = form.get('assertion') ?? '';
-    this.secrets.push(assertion);
-    const parts = assertion.split('.');
+    const parts = (form.get('assertion') ?? '').split('.');
     if (parts.length !== 3) return refuse('not a compact JWS');
     const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
     const header = decodeJson(headerPart);
