@@ -17,6 +17,8 @@ export interface RecordedRequest {
   body: Buffer;
   /** The body as UTF-8 text. */
   text: string;
+  /** The client's port: equal ports mean a reused keep-alive connection. */
+  remotePort: number | undefined;
 }
 
 /** What the server answers. `hang` never answers; `destroy` drops the connection. */
@@ -70,6 +72,7 @@ export async function startTestServer(): Promise<TestServer> {
       headers: req.headers,
       body,
       text: body.toString('utf8'),
+      remotePort: req.socket.remotePort,
     };
     requests.push(recorded);
     const next = queue.shift() ?? fallback;

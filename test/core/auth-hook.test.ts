@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AuthenticationError, InputValidationError, PermissionDeniedError } from '../../src/core/errors.js';
+import { routeAuth } from '../../src/core/routes.js';
+import { scriptedAuthenticator, testRequester } from '../helpers/requester-factory.js';
+import { useTestServer } from '../helpers/test-server.js';
+
+const server = useTestServer();
+const Ok = z.looseObject({ ok: z.literal(true) });
+const ok = { status: 200, body: { ok: true } } as const;
+const unauthorized = {
+  status: 401,
+  body: { code: 'invalid_token', detail: 'token expired', errorId: 'e401' },
+};
+
+describe('route table', () => {
+  it.each([
+    ['GET', '/v1/oauth2/info', 'bearer'],
+    ['GET', '/v1/spv-requests', 'bearer'],
+    ['DELETE', '/v1/spv-requests/spvr_1', 'bearer'],
+    ['POST', '/v1/investors', 'bearer'],
+    ['POST', '/v1/spvs/spv_1/subscriptions', 'bearer'],
+    ['POST', '/v1/spvs/spv_1/subscription/p_1/forms', 'bearer'],
+    ['GET', '/', 'none'],
+    ['GET', '/public/hc', 'none'],
+    ['GET', '/openapi.json', 'none'],
+    ['GET', '/docs', 'none'],
+    ['GET', '/v1/contracts', 'none'],
+    ['GET', '/v1/contracts/templates/1.0.0/spv', 'none'],
+    ['POST', '/v1/oauth2/tokens', 'none'],
+    ['GET', '/v1/contractsx', 'bearer'],
+  ])('%s %s → %s', (method, path, expected) => {
+    expect(routeAuth(method, path)).toBe(expected);
+  });
+});
+
+describe('auth hook', () => {
+  it('sends the bearer token on bearer routes only', async () => {
+    const { authenticator, calls } = scriptedAuthenticator(['at_1']);
+    const requester = testRequester(server().url, { authenticator });
+    server().reply(ok, ok);
+    await requester.request({ method: 'GET', path: '/v1/spv-requests', response: Ok });
+    await requester.request({ method: 'GET', path: '/v1/contracts', response: Ok });
+    expect(server().requests.map((r) => r.headers['authorization'])).toEqual(['Bearer at_1', undefined]);
+    expect(calls.getToken).toBe(1);
+  });
+
+  it('on a 401 asks onUnauthorized with the failed token, then retries once with the new token', async () => {
+    const { authenticator, calls } = scriptedAuthenticator(['at_old', 'at_new']);
+    server().reply(unauthorized, ok);
+    const { response } = await testRequester(server().url, { authenticator, maxRetries: 0 })
+      .request({ method: 'GET', path: '/v1/oauth2/info', response: Ok })
+      .withResponse();
+    expect(calls.onUnauthorized).toEqual(['at_old']);
+    expect(server().requests.map((r) => r.headers['authorization'])).toEqual([
+      'Bearer at_old',
+      'Bearer at_new',
+    ]);
+    expect(response.attempts).toBe(2);
+  });
+
+  it('surfaces a second 401 as AuthenticationError without asking again', async () => {
+    const { authenticator, calls } = scriptedAuthenticator(['at_old', 'at_new']);
+    server().reply(unauthorized, unauthorized);
+    const error = await testRequester(server().url, { authenticator })
+      .request({ method: 'GET', path: '/v1/oauth2/info', response: Ok })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({ status: 401, code: 'invalid_token', attempts: 2 });
+    expect(calls.onUnauthorized).toEqual(['at_old']);
+    expect(server().requests).toHaveLength(2);
+  });
+
+  it('surfaces the 401 when the authenticator has nothing newer', async () => {
+    const { authenticator, calls } = scriptedAuthenticator(['at_1'], { renew: false });
+    server().reply(unauthorized);
+    await expect(
+      testRequester(server().url, { authenticator }).request({
+        method: 'GET',
+        path: '/v1/oauth2/info',
+        response: Ok,
+      }),
+    ).rejects.toBeInstanceOf(AuthenticationError);
+    expect(calls.onUnauthorized).toEqual(['at_1']);
+    expect(server().requests).toHaveLength(1);
+  });
+
+  it('the 401 re-send does not use up a retry: a later 503 is still retried', async () => {
+    const { authenticator } = scriptedAuthenticator(['at_old', 'at_new']);
+    server().reply(unauthorized, { status: 503 }, ok);
+    const { response } = await testRequester(server().url, { authenticator, maxRetries: 1 })
+      .request({ method: 'GET', path: '/v1/spv-requests', response: Ok })
+      .withResponse();
+    expect(response.attempts).toBe(3);
+    expect(server().requests.map((r) => r.headers['authorization'])).toEqual([
+      'Bearer at_old',
+      'Bearer at_new',
+      'Bearer at_new',
+    ]);
+  });
+
+  it('never retries a 403 or asks for a new token on it', async () => {
+    const { authenticator, calls } = scriptedAuthenticator(['at_1']);
+    server().reply({
+      status: 403,
+      body: { code: 'not_provisioned', detail: 'not provisioned', errorId: 'e' },
+    });
+    await expect(
+      testRequester(server().url, { authenticator }).request({
+        method: 'GET',
+        path: '/v1/investors',
+        response: Ok,
+      }),
+    ).rejects.toBeInstanceOf(PermissionDeniedError);
+    expect(calls.onUnauthorized).toEqual([]);
+  });
+
+  it('does not retry a failure of the token hook itself', async () => {
+    let asked = 0;
+    const authenticator = {
+      getToken: async () => {
+        asked += 1;
+        throw new Error('token exchange failed');
+      },
+      onUnauthorized: async () => false,
+    };
+    await expect(
+      testRequester(server().url, { authenticator }).request({
+        method: 'GET',
+        path: '/v1/investors',
+        response: Ok,
+      }),
+    ).rejects.toThrow('token exchange failed');
+    expect(asked).toBe(1);
+    expect(server().requests).toHaveLength(0);
+  });
+
+  it('refuses a bearer route without credentials before sending anything', async () => {
+    const error = await testRequester(server().url)
+      .request({ method: 'GET', path: '/v1/spv-requests', response: Ok })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputValidationError);
+    expect((error as Error).message).toContain('GET /v1/spv-requests needs credentials');
+    expect(server().requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import {
+  chunkKey,
+  deriveIdempotencyKey,
+  randomIdempotencyKey,
+  stableJson,
+} from '../../src/core/idempotency.js';
+
+describe('idempotency keys', () => {
+  it('random keys are UUIDs and unique', () => {
+    const keys = new Set(Array.from({ length: 100 }, randomIdempotencyKey));
+    expect(keys.size).toBe(100);
+    for (const key of keys)
+      expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('derived keys ignore key order and depend on namespace and payload', () => {
+    const a = deriveIdempotencyKey('spv-requests', { templateId: 't', attributes: { b: 2, a: 1 } });
+    const b = deriveIdempotencyKey('spv-requests', { attributes: { a: 1, b: 2 }, templateId: 't' });
+    expect(a).toBe(b);
+    expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(deriveIdempotencyKey('investors', { templateId: 't', attributes: { a: 1, b: 2 } })).not.toBe(a);
+    expect(deriveIdempotencyKey('spv-requests', { templateId: 't', attributes: { a: 1, b: 3 } })).not.toBe(a);
+    // Separator: ("ab", "c") and ("a", "bc") are different inputs.
+    expect(deriveIdempotencyKey('ab', 'c')).not.toBe(deriveIdempotencyKey('a', 'bc'));
+  });
+
+  it('is a known SHA-256 value (stable across releases)', () => {
+    // Computed independently: printf 'ns\0{"a":1,"b":[true,null]}' | openssl dgst -sha256 -binary | base64url
+    expect(deriveIdempotencyKey('ns', { b: [true, null], a: 1 })).toBe(
+      'yooBUlMRa8hnPqSkdZVdMRCj_2ei3E5cAHYcTzEKgwA',
+    );
+  });
+
+  it('stable JSON sorts nested keys and applies toJSON', () => {
+    expect(stableJson({ z: { y: 1, x: [{ b: 1, a: 2 }] }, d: new Date(0) })).toBe(
+      '{"d":"1970-01-01T00:00:00.000Z","z":{"x":[{"a":2,"b":1}],"y":1}}',
+    );
+    expect(() => stableJson({ f: () => 1 })).toThrow(TypeError);
+    expect(() => stableJson(10n)).toThrow(TypeError);
+    expect(() => deriveIdempotencyKey('', {})).toThrow(TypeError);
+  });
+
+  it('chunk keys are deterministic per index', () => {
+    expect(chunkKey('base', 0)).toBe('base-0');
+    expect(chunkKey('base', 12)).toBe('base-12');
+    expect(() => chunkKey('base', -1)).toThrow(RangeError);
+  });
+});

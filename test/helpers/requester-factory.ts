@@ -1,0 +1,44 @@
+import type { Authenticator } from '../../src/core/authenticator.js';
+import { Requester, type RequesterConfig } from '../../src/core/requester.js';
+import { DEFAULT_RETRY } from '../../src/core/retry-policy.js';
+import { undiciTransport } from '../../src/core/transport.js';
+import { ManualClock } from './manual-clock.js';
+import { memoryLogger } from './memory-logger.js';
+
+/**
+ * A {@link Requester} for pipeline tests: undici transport, a {@link ManualClock} (backoff waits complete at
+ * once and are recorded), a memory logger, 2 retries, 5 s per attempt.
+ */
+export function testRequester(baseUrl: string, overrides: Partial<RequesterConfig> = {}): Requester {
+  return new Requester({
+    baseUrl: new URL(baseUrl),
+    transport: undiciTransport(),
+    clock: new ManualClock(),
+    logger: memoryLogger(),
+    logLevel: 'debug',
+    maxRetries: 2,
+    timeout: 5_000,
+    retry: DEFAULT_RETRY,
+    defaultHeaders: {},
+    ...overrides,
+  });
+}
+
+/** An {@link Authenticator} that hands out `tokens` in order and records what it was asked. */
+export function scriptedAuthenticator(tokens: string[], options: { renew?: boolean } = {}) {
+  let index = 0;
+  const calls = { getToken: 0, onUnauthorized: [] as string[] };
+  const authenticator: Authenticator = {
+    getToken: async () => {
+      calls.getToken += 1;
+      return tokens[Math.min(index, tokens.length - 1)] ?? 'no-token';
+    },
+    onUnauthorized: async (failedToken) => {
+      calls.onUnauthorized.push(failedToken);
+      if (options.renew === false) return false;
+      index += 1;
+      return true;
+    },
+  };
+  return { authenticator, calls };
+}
