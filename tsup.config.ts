@@ -1,7 +1,12 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    // Webhooks: a Web Crypto build (default condition) and a node:crypto build (`node` condition).
+    'webhooks/index': 'src/webhooks/index.ts',
+    'webhooks/index.node': 'src/webhooks/index.node.ts',
+  },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,

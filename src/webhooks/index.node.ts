@@ -1,9 +1,8 @@
 // `@partner-equity/sdk/webhooks` under the `node` export condition: the same API and behaviour as the
 // default build, with HMAC through `node:crypto` (synchronous, several times cheaper per call than
 // `crypto.subtle` on Node). Only the primitive differs; every rule lives in the shared modules.
-import type { HmacEngine } from './hmac-engine.js';
 import { nodeCryptoEngine } from './node-crypto-engine.js';
-import { Webhook as WebCryptoWebhook } from './webhook.js';
+import { useHmacEngine, Webhook as WebCryptoWebhook } from './webhook.js';
 
 /**
  * Verifies Standard Webhooks deliveries (see the default build's `Webhook` for the full contract), using
@@ -17,7 +16,9 @@ import { Webhook as WebCryptoWebhook } from './webhook.js';
  * ```
  */
 export class Webhook extends WebCryptoWebhook {
-  protected static override readonly engine: HmacEngine = nodeCryptoEngine;
+  static {
+    useHmacEngine(Webhook, nodeCryptoEngine);
+  }
 }
 
 export type {

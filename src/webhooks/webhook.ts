@@ -27,6 +27,18 @@ export interface WebhookOptions {
   now?: () => number | Date;
 }
 
+// Which HMAC primitive a Webhook class uses: the `node` build registers its subclass here. Kept out of the
+// class itself so no internal type shows up in the public declarations.
+const engines = new WeakMap<abstract new (...args: never[]) => unknown, HmacEngine>();
+
+/** Makes instances of `webhookClass` (a subclass of {@link Webhook}) compute HMACs with `engine`. */
+export function useHmacEngine(
+  webhookClass: abstract new (...args: never[]) => Webhook,
+  engine: HmacEngine,
+): void {
+  engines.set(webhookClass, engine);
+}
+
 /** Most entries a `webhook-signature` header may hold; rotation needs two or three. */
 export const MAX_SIGNATURES = 16;
 // Room for MAX_SIGNATURES entries of ~48 characters; a longer header is refused before it is split.
@@ -71,9 +83,6 @@ function secretList(options: WebhookOptions): readonly string[] {
  * ```
  */
 export class Webhook {
-  /** The HMAC primitive; the `node` build overrides it. */
-  protected static readonly engine: HmacEngine = webCryptoEngine;
-
   readonly #engine: HmacEngine;
   readonly #secrets: readonly string[];
   readonly #keyBytes: readonly Uint8Array<ArrayBuffer>[];
@@ -83,7 +92,7 @@ export class Webhook {
   readonly #now: () => number | Date;
 
   constructor(options: WebhookOptions) {
-    this.#engine = (new.target as typeof Webhook).engine;
+    this.#engine = engines.get(new.target) ?? webCryptoEngine;
     this.#secrets = [...secretList(options)];
     this.#keyBytes = this.#secrets.map(decodeSecret);
     const tolerance = options.toleranceSeconds ?? 300;

@@ -172,4 +172,19 @@ describe('Webhook (web crypto build) key handling', () => {
       importKey.mockRestore();
     }
   });
+
+  it('uses Web Crypto in the default build and node:crypto in the node build', async () => {
+    const { Webhook: WebWebhook } = await import('../../src/webhooks/index.js');
+    const { Webhook: NodeWebhook } = await import('../../src/webhooks/index.node.js');
+    const { body, headers } = await delivery();
+    const subtleSign = vi.spyOn(crypto.subtle, 'sign');
+    try {
+      await new NodeWebhook({ secret: SECRET, now: () => NOW_MS }).verify(body, headers);
+      expect(subtleSign).not.toHaveBeenCalled();
+      await new WebWebhook({ secret: SECRET, now: () => NOW_MS }).verify(body, headers);
+      expect(subtleSign).toHaveBeenCalledOnce();
+    } finally {
+      subtleSign.mockRestore();
+    }
+  });
 });
