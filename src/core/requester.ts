@@ -47,10 +47,16 @@ export interface RequesterConfig {
  * and response parsing.
  */
 export class Requester {
-  readonly config: Readonly<RequesterConfig>;
+  // Private, so `util.inspect` of a client or resource does not walk into the transport and authenticator.
+  readonly #config: Readonly<RequesterConfig>;
 
   constructor(config: RequesterConfig) {
-    this.config = Object.freeze({ ...config });
+    this.#config = Object.freeze({ ...config });
+  }
+
+  /** The settings this requester runs with (read-only). */
+  get config(): Readonly<RequesterConfig> {
+    return this.#config;
   }
 
   /** A requester with some settings replaced; it shares the transport unless that is replaced too. */
