@@ -44,7 +44,7 @@ describe('PartnerEquity with credentials', () => {
       privateKey: key.export({ format: 'pem', type: 'pkcs8' }),
     }));
     const info = await client.oauth.info();
-    expect(info).toEqual({ clientId: CLIENT_ID, clientType: 'partner', applicationName: 'Tests' });
+    expect(info).toMatchObject({ clientId: CLIENT_ID, clientType: 'partner', applicationName: 'Tests' });
     expect(server.tokenRequests).toHaveLength(1);
     expect(server.tokenRequests[0]?.outcome).toBe(201);
     expect(server.apiCalls).toEqual([{ token: server.secrets[1], status: 200 }]);

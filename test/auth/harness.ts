@@ -63,6 +63,9 @@ export async function startHarness(options: HarnessOptions = {}) {
     retry: { ...DEFAULT_RETRY, random: () => 0.5 },
     defaultHeaders: {},
   });
+  // Counts token requests in flight, so a test can let a background renewal finish before moving time on.
+  const endpoint = requesterTokenEndpoint(requester);
+  let inFlight = 0;
   const tokens = new TokenManager({
     identity: {
       issuer: ISSUER,
@@ -72,7 +75,14 @@ export async function startHarness(options: HarnessOptions = {}) {
       algorithm: options.algorithm,
     },
     sign: options.signer === undefined ? importPrivateKey(privateKey) : options.signer(privateKey),
-    endpoint: requesterTokenEndpoint(requester),
+    endpoint: async (form, signal) => {
+      inFlight += 1;
+      try {
+        return await endpoint(form, signal);
+      } finally {
+        inFlight -= 1;
+      }
+    },
     clock,
     random: options.random ?? (() => 0.5),
     retry: { ...DEFAULT_RETRY, random: () => 0.5 },
@@ -93,6 +103,14 @@ export async function startHarness(options: HarnessOptions = {}) {
     tokens,
     logger,
     info,
+    /**
+     * Resolves once no token request is in flight (real I/O on the loopback socket; no simulated time
+     * passes). Exact for a renewal that is one request (a refresh grant); between the attempts of a retried
+     * grant it may read idle, so tests of retries wait for what the server saw instead.
+     */
+    async idle() {
+      while (inFlight > 0) await new Promise((resolve) => setImmediate(resolve));
+    },
     async close() {
       await dispatcher.close();
       await server.close();

@@ -80,6 +80,27 @@ describe('recovery without a caller-visible error', () => {
     expect([...server.refreshPresentations.values()].every((count) => count === 1)).toBe(true);
   });
 
+  it('a dropped refresh followed by an outage: the outage surfaces once, the burned refresh token is still never presented again', async () => {
+    harness = await startHarness();
+    const { server, clock, info } = harness;
+    await info();
+    const burned = server.lastRefreshToken as string;
+    server.injectTokenFault({ drop: true }, 'refresh');
+    for (let i = 0; i < 3; i++) server.injectTokenFault({ status: 503 }, 'jwt');
+    clock.advance(HOUR - 30_000);
+    await expect(info()).rejects.toMatchObject({ status: 503 });
+    await expect(info()).resolves.toBeDefined(); // the next call: a new assertion, not the burned token
+    expect(server.tokenRequests.map((r) => [r.grant, r.outcome])).toEqual([
+      ['jwt', 201],
+      ['refresh', 'dropped'],
+      ['jwt', 503],
+      ['jwt', 503],
+      ['jwt', 503],
+      ['jwt', 201],
+    ]);
+    expect(server.refreshPresentations.get(burned)).toBe(1);
+  });
+
   it('a server clock 30 s ahead: the first assertion is refused, the offset is learned from the Date header, the second is accepted and later ones are right first time', async () => {
     harness = await startHarness();
     const { server, clock, info, tokens } = harness;

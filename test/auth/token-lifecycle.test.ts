@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { APIUserAbortError } from '../../src/core/errors.js';
 import { type Harness, startHarness } from './harness.js';
 
 let harness: Harness | undefined;
@@ -36,14 +37,30 @@ describe('token lifecycle', () => {
     expect(await tokens.getToken()).toBe(server.apiCalls[0]?.token);
   });
 
+  it('lets one caller stop waiting (its signal aborts) without cancelling the exchange the others share', async () => {
+    harness = await startHarness();
+    const { server, info, tokens } = harness;
+    let release = () => {};
+    server.injectTokenFault({ until: new Promise<void>((resolve) => (release = resolve)) });
+    const controller = new AbortController();
+    const impatient = tokens.getToken(controller.signal);
+    const patient = Promise.all([info(), info()]);
+    await vi.waitFor(() => expect(server.tokenRequests).toHaveLength(1));
+    controller.abort(new Error('user gave up'));
+    await expect(impatient).rejects.toBeInstanceOf(APIUserAbortError);
+    release();
+    await expect(patient).resolves.toHaveLength(2);
+    expect(server.tokenRequests).toHaveLength(1);
+    expect(server.apiCalls.map((c) => c.status)).toEqual([200, 200]);
+  });
+
   it('runs 24 simulated hours of steady calls with 3600 s tokens in at most 49 token requests, no error, no refresh token seen twice', async () => {
     harness = await startHarness({ random: () => 0.5 });
     const { server, clock, info } = harness;
     const start = clock.now();
     while (clock.now() - start < 24 * HOUR) {
       await info(); // rejects (failing the test) on any caller-visible error
-      // Let a renewal started in the background by this call reach the server before time moves on.
-      await vi.waitFor(() => expect(server.tokenRequests.every((r) => r.outcome !== 0)).toBe(true));
+      await harness.idle(); // a renewal this call started in the background finishes before time moves on
       clock.advance(MINUTE);
     }
     expect(server.apiCalls).toHaveLength(1440);
@@ -63,7 +80,7 @@ describe('token lifecycle', () => {
     const start = clock.now();
     while (clock.now() - start < 24 * HOUR) {
       await info();
-      await vi.waitFor(() => expect(server.tokenRequests.every((r) => r.outcome !== 0)).toBe(true));
+      await harness.idle();
       clock.advance(MINUTE);
     }
     const times = server.tokenRequests.map((r) => r.serverTime);

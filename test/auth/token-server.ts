@@ -25,7 +25,9 @@ export type TokenFault =
   /** Answer this status without processing the request. */
   | { status: number; retryAfter?: string }
   /** Process the request (tokens issued, refresh token used up), then cut the connection: the answer is lost. */
-  | { drop: true };
+  | { drop: true }
+  /** Answer normally, but only once `until` settles (a slow server). */
+  | { until: Promise<void> };
 
 export interface TokenRequestRecord {
   grant: 'jwt' | 'refresh';
@@ -116,13 +118,13 @@ export class TokenServer {
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
     const path = (req.url ?? '').split('?')[0];
-    if (req.method === 'POST' && path === '/v1/oauth2/tokens') return this.#token(req, body, res);
+    if (req.method === 'POST' && path === '/v1/oauth2/tokens') return await this.#token(req, body, res);
     if (req.method === 'GET' && path === '/v1/oauth2/info') return this.#info(req, res);
     this.unexpected.push(`${req.method} ${req.url}`);
     this.#send(res, 404, { code: 'not_found', detail: 'no such route in the token server' });
   }
 
-  #token(req: IncomingMessage, body: string, res: ServerResponse): void {
+  async #token(req: IncomingMessage, body: string, res: ServerResponse): Promise<void> {
     if (req.headers['content-type'] !== 'application/x-www-form-urlencoded') {
       this.unexpected.push(`token request with content-type ${req.headers['content-type']}`);
       this.#send(res, 415, { code: 'unsupported_media_type', detail: 'form expected' });
@@ -141,8 +143,9 @@ export class TokenServer {
       this.#send(res, fault.status, { code: 'injected', detail: `injected ${fault.status}` }, headers);
       return;
     }
+    if (fault !== undefined && 'until' in fault) await fault.until;
     const answer = grant === 'jwt' ? this.#jwtGrant(form, record) : this.#refreshGrant(form, record);
-    if (fault !== undefined) {
+    if (fault !== undefined && 'drop' in fault) {
       record.outcome = 'dropped';
       res.socket?.destroy();
       return;
@@ -222,9 +225,16 @@ export class TokenServer {
     const valid = held !== undefined && !held.chain.revoked && this.now() < held.expiresAt;
     const status = forced ?? (valid ? 200 : 401);
     this.apiCalls.push({ token, status });
+    const expiresAt = held?.expiresAt ?? this.now();
     const body =
       status === 200
-        ? { clientId: this.#options.clientId, clientType: 'partner', applicationName: 'Tests' }
+        ? {
+            clientId: this.#options.clientId,
+            clientType: 'partner',
+            applicationName: 'Tests',
+            issuedAt: new Date(expiresAt - (this.#options.expiresIn ?? 3600) * 1000).toISOString(),
+            expiresAt: new Date(expiresAt).toISOString(),
+          }
         : { code: 'invalid_token', detail: `status ${status}` };
     this.#send(res, status, body);
   }
