@@ -1,0 +1,20 @@
+// `@partner-equity/sdk/testing`: the fake Partner Equity API. Needs the peer dependency `msw` (3.x).
+export { FakeAdmin, type FakePerson, type FakeSnapshot } from './admin.js';
+export type { FakePartnerEquityOptions } from './fake-options.js';
+export {
+  type CreatePartnerOptions,
+  type FakePartnerCredentials,
+  FakePartnerEquity,
+} from './fake-partner-equity.js';
+export { FakeWebhooks } from './fake-webhooks.js';
+export type { FaultInjector, FaultMatch, FaultSpec, InjectedFault } from './fault-injector.js';
+export { type CancelTimer, ManualClock } from './manual-clock.js';
+export type { RecordedRequest, TokenRequestRecord } from './request-log.js';
+export { FakeAdminError } from './state/spv-request-lifecycle.js';
+export { WEBHOOK_RETRY_DELAYS_MS } from './webhooks/webhook-sender.js';
+export type {
+  DeliveryAttempt,
+  EmittedEvent,
+  WebhookDelivery,
+  WebhookEndpoint,
+} from './webhooks/webhook-types.js';

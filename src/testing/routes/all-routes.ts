@@ -1,0 +1,24 @@
+import type { Route } from '../route.js';
+import { contractRoutes } from './contracts.js';
+import { fileRoutes } from './files.js';
+import { investorRoutes } from './investors.js';
+import { oauthRoutes } from './oauth.js';
+import { spvRequestRoutes } from './spv-requests.js';
+import { subscriptionRoutes } from './subscriptions.js';
+import { systemRoutes } from './system.js';
+import { uploadRoutes } from './uploads.js';
+
+/** The fake's whole route table: the MSW handlers, the loopback server and `/openapi.json` all read it. */
+export function allRoutes(): Route[] {
+  const routes: Route[] = [
+    ...systemRoutes(() => routes),
+    ...oauthRoutes,
+    ...contractRoutes,
+    ...spvRequestRoutes,
+    ...investorRoutes,
+    ...subscriptionRoutes,
+    ...uploadRoutes,
+    ...fileRoutes,
+  ];
+  return routes;
+}

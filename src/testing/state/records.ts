@@ -1,0 +1,96 @@
+import type { MaterialisedRefs, ShareClass } from '../../schemas/spv-requests.js';
+
+/** SPV request statuses the fake moves between. */
+export type SpvRequestState = 'pending-review' | 'approved' | 'rejected' | 'cancelled';
+
+/** Subscription statuses the fake moves between; `completed` and `cancelled` are terminal. */
+export type SubscriptionState =
+  | 'awaiting-signed-form'
+  | 'awaiting-funding'
+  | 'funding-received'
+  | 'completed'
+  | 'cancelled';
+
+export interface SpvRequestRecord {
+  seq: number;
+  slug: string;
+  clientId: string;
+  tenantSlug: string;
+  status: SpvRequestState;
+  templateId: string;
+  templateVersion: string;
+  attributes: Record<string, unknown>;
+  createdAt: number;
+  updatedAt: number;
+  rejectionReason?: string;
+  cancelledAt?: number;
+  approvedAt?: number;
+  materialisedRefs?: MaterialisedRefs;
+  shareClasses?: ShareClass[];
+}
+
+export interface SpvRecord {
+  slug: string;
+  clientId: string;
+  spvRequestSlug: string;
+  name: string;
+  currency: string;
+  shareClasses: ShareClass[];
+}
+
+export interface PersonRecord {
+  id: string;
+  clientId: string;
+  /** Absent for investors onboarded outside the partner API (see `admin.createPerson`). */
+  partnerInvestorId?: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string;
+  countryOfResidence: string;
+  createdAt: number;
+}
+
+export interface UploadRecord {
+  fileId: string;
+  url: string;
+  uploadedAt: number;
+}
+
+export interface FundingRecord extends UploadRecord {
+  amount: string;
+  currency: string;
+  wireReference: string;
+}
+
+export interface SubscriptionRecord {
+  seq: number;
+  slug: string;
+  clientId: string;
+  spvSlug: string;
+  personId: string;
+  status: SubscriptionState;
+  lumpSum: { currency: string; value: string };
+  shareClassSlug: string;
+  partnerSubscriptionId?: string;
+  createdAt: number;
+  form?: UploadRecord;
+  funding?: FundingRecord;
+  completedAt?: number;
+  /** Whether `subscription.completed` went out; the reconciler emits it for completed ones where it did not. */
+  completedEventEmitted: boolean;
+}
+
+export interface StoredFile {
+  id: string;
+  clientId: string;
+  filename: string;
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+/** Terminal subscription statuses: no upload is accepted any more. */
+export const TERMINAL_SUBSCRIPTION_STATES: ReadonlySet<SubscriptionState> = new Set([
+  'completed',
+  'cancelled',
+]);

@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import { Agent, request } from 'undici';
+import { signWebhook } from '../../webhooks/sign.js';
+import { randomId } from '../ids.js';
+import type { ManualClock } from '../manual-clock.js';
+import type { DeliveryAttempt, EmittedEvent, WebhookDelivery, WebhookEndpoint } from './webhook-types.js';
+
+/** Waits after failed attempts 1-5 (spec): 30 s, 5 min, 30 min, 2 h, 12 h; then the dead-letter list. */
+export const WEBHOOK_RETRY_DELAYS_MS = [30_000, 300_000, 1_800_000, 7_200_000, 43_200_000] as const;
+
+/**
+ * Delivers events to registered endpoints: JSON `{ type, timestamp, data }`, signed by the SDK's own
+ * `signWebhook` (Standard Webhooks headers), POSTed with undici (which MSW does not intercept, so deliveries
+ * reach real receivers even while MSW is active). Any 2xx is a success; anything else, or no answer within
+ * the timeout, is retried on the fake's clock.
+ */
+export class WebhookSender {
+  readonly #clock: ManualClock;
+  readonly #now: () => number;
+  readonly #timeoutMs: number;
+  readonly #agent = new Agent({ keepAliveTimeout: 1_000 });
+  readonly #endpoints: WebhookEndpoint[] = [];
+  readonly #deliveries: WebhookDelivery[] = [];
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #timers = new Set<() => void>();
+
+  constructor(clock: ManualClock, now: () => number, timeoutMs: number) {
+    this.#clock = clock;
+    this.#now = now;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  register(options: { url: string; secret?: string; clientId?: string }): WebhookEndpoint {
+    const url = new URL(options.url);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new TypeError('Webhook URLs must be http(s)');
+    const endpoint: WebhookEndpoint = {
+      id: randomId('ep'),
+      url: url.href,
+      secret: options.secret ?? `whsec_${randomBytes(24).toString('base64')}`,
+      ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
+    };
+    this.#endpoints.push(endpoint);
+    return endpoint;
+  }
+
+  unregister(id: string): void {
+    const index = this.#endpoints.findIndex((e) => e.id === id);
+    if (index >= 0) this.#endpoints.splice(index, 1);
+  }
+
+  get deliveries(): readonly WebhookDelivery[] {
+    return this.#deliveries;
+  }
+
+  /** Starts delivering `event` to every matching endpoint (first attempt right away). */
+  dispatch(event: EmittedEvent): void {
+    for (const endpoint of this.#endpoints) {
+      if (endpoint.clientId !== undefined && endpoint.clientId !== event.clientId) continue;
+      const delivery: WebhookDelivery = {
+        eventId: event.id,
+        eventType: event.type,
+        endpointId: endpoint.id,
+        url: endpoint.url,
+        attempts: [],
+        state: 'pending',
+      };
+      this.#deliveries.push(delivery);
+      this.#attempt(event, endpoint, delivery);
+    }
+  }
+
+  /** Resolves once no delivery attempt is in flight (including attempts started while waiting). */
+  async flush(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  async close(): Promise<void> {
+    for (const cancel of this.#timers) cancel();
+    this.#timers.clear();
+    await this.flush();
+    await this.#agent.close();
+  }
+
+  #attempt(event: EmittedEvent, endpoint: WebhookEndpoint, delivery: WebhookDelivery): void {
+    const run = this.#send(event, endpoint, delivery).finally(() => this.#inFlight.delete(run));
+    this.#inFlight.add(run);
+  }
+
+  async #send(event: EmittedEvent, endpoint: WebhookEndpoint, delivery: WebhookDelivery): Promise<void> {
+    const at = this.#now();
+    const attempt: DeliveryAttempt = { attempt: delivery.attempts.length + 1, at };
+    delivery.attempts.push(attempt);
+    delete delivery.nextAttemptAt;
+    try {
+      const signed = await signWebhook({
+        secret: endpoint.secret,
+        id: event.id,
+        timestamp: Math.floor(at / 1000),
+        payload: event.body,
+      });
+      const response = await request(endpoint.url, {
+        method: 'POST',
+        dispatcher: this.#agent,
+        headers: {
+          ...signed,
+          'content-type': 'application/json',
+          'user-agent': 'partner-equity-fake-webhooks/1',
+        },
+        body: event.body,
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: this.#timeoutMs,
+      });
+      await response.body.dump();
+      attempt.status = response.statusCode;
+    } catch (error) {
+      attempt.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    }
+    if (attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300) {
+      delivery.state = 'delivered';
+      return;
+    }
+    const delay = WEBHOOK_RETRY_DELAYS_MS[delivery.attempts.length - 1];
+    if (delay === undefined) {
+      delivery.state = 'dead-lettered';
+      return;
+    }
+    delivery.nextAttemptAt = this.#now() + delay;
+    const cancel = this.#clock.schedule(delay, () => {
+      this.#timers.delete(cancel);
+      this.#attempt(event, endpoint, delivery);
+    });
+    this.#timers.add(cancel);
+  }
+}

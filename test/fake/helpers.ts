@@ -1,0 +1,114 @@
+import { createPrivateKey, randomUUID, sign } from 'node:crypto';
+import { fetch as undiciFetch } from 'undici';
+import type { FakePartnerCredentials, FakePartnerEquity } from '../../src/testing/index.js';
+
+export const JWT_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** Signs an EdDSA assertion with node:crypto only (no SDK code), with optional claim/header overrides. */
+export function signAssertion(
+  partner: Pick<FakePartnerCredentials, 'baseUrl' | 'clientId' | 'issuer' | 'privateKey'>,
+  nowMs: number,
+  overrides: { claims?: Record<string, unknown>; header?: Record<string, unknown>; key?: string } = {},
+): string {
+  const iat = Math.floor(nowMs / 1000);
+  const header = { alg: 'EdDSA', typ: 'JWT', ...overrides.header };
+  const claims = {
+    iss: partner.issuer,
+    sub: partner.clientId,
+    aud: partner.baseUrl,
+    client_id: partner.clientId,
+    iat,
+    exp: iat + 60,
+    jti: randomUUID(),
+    ...overrides.claims,
+  };
+  const input = `${b64url(header)}.${b64url(claims)}`;
+  const signature = sign(null, Buffer.from(input), createPrivateKey(overrides.key ?? partner.privateKey));
+  return `${input}.${signature.toString('base64url')}`;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
+  body: any;
+}
+
+type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+/** A raw HTTP helper over undici's own fetch (real sockets; MSW does not patch it). */
+export function http(baseUrl: string, fetchImpl: FetchLike = undiciFetch as unknown as FetchLike) {
+  return async function call(
+    method: string,
+    path: string,
+    options: {
+      token?: string;
+      json?: unknown;
+      form?: Record<string, string>;
+      body?: BodyInit;
+      headers?: Record<string, string>;
+    } = {},
+  ): Promise<Reply> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
+    let body: BodyInit | undefined = options.body;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    if (options.form !== undefined) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(options.form).toString();
+    }
+    const response = await fetchImpl(`${baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+    });
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, body: parsed };
+  };
+}
+
+/** Exchanges a fresh assertion for tokens and returns the token response body. */
+export async function login(fake: FakePartnerEquity, partner: FakePartnerCredentials, fetchImpl?: FetchLike) {
+  const call = http(partner.baseUrl, fetchImpl);
+  const reply = await call('POST', '/v1/oauth2/tokens', {
+    form: { grant_type: JWT_GRANT, assertion: signAssertion(partner, fake.clock.now()) },
+  });
+  if (reply.status !== 201) throw new Error(`login failed: ${reply.status} ${reply.text}`);
+  return reply.body as {
+    accessToken: string;
+    refreshToken: string;
+    expiresIn: number;
+    refreshExpiresIn: number;
+  };
+}
+
+/** A listening fake with one provisioned partner logged in. */
+export async function startFake(options: ConstructorParameters<typeof FakePartnerEquity>[0] = {}) {
+  const { FakePartnerEquity } = await import('../../src/testing/index.js');
+  const fake = new FakePartnerEquity(options);
+  await fake.listen();
+  const partner = await fake.createPartner();
+  const { accessToken } = await login(fake, partner);
+  return { fake, partner, token: accessToken, call: http(partner.baseUrl) };
+}
+
+/** Minimal valid files of each accepted type, and one that is none of them. */
+export const files = {
+  pdf: new Uint8Array(Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n')),
+  png: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+  jpeg: new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46]),
+  webp: new Uint8Array(Buffer.from('RIFF\x24\x00\x00\x00WEBPVP8 ', 'latin1')),
+  text: new Uint8Array(Buffer.from('just some text, not a document')),
+};
