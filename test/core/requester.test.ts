@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
+import type { APIPromise, RawResponse } from '../../src/core/api-promise.js';
 import { Requester, type RequesterConfig } from '../../src/core/requester.js';
 import { DEFAULT_RETRY } from '../../src/core/retry-policy.js';
 import { undiciTransport } from '../../src/core/transport.js';
@@ -140,5 +141,17 @@ describe('Requester: what goes on the wire', () => {
       response: z.undefined(),
     });
     expect(value).toBeUndefined();
+  });
+});
+
+describe('types', () => {
+  it('types the value by the response schema', () => {
+    const call = () =>
+      requester().request({ method: 'GET', path: '/', response: z.object({ n: z.number() }) });
+    expectTypeOf<ReturnType<typeof call>>().toEqualTypeOf<APIPromise<{ n: number }>>();
+    expectTypeOf<Awaited<ReturnType<ReturnType<typeof call>['withResponse']>>>().toEqualTypeOf<{
+      data: { n: number };
+      response: RawResponse;
+    }>();
   });
 });

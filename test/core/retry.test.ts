@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   APIConnectionError,
-  APITimeoutError,
-  APIUserAbortError,
   BadRequestError,
   InternalServerError,
   PermissionDeniedError,
@@ -226,95 +224,5 @@ describe('POST and idempotency keys', () => {
       response: Ok,
     });
     expect(server().requests).toHaveLength(2);
-  });
-});
-
-describe('deadline, timeout and abort', () => {
-  it('stops retrying when the next wait would pass the total deadline', async () => {
-    const clock = new ManualClock();
-    server().reply(unavailable, unavailable);
-    const retry = { ...DEFAULT_RETRY, random: () => 0.9999999 };
-    const error = await testRequester(server().url, { clock, retry, deadline: 1_200, maxRetries: 5 })
-      .request({ method: 'GET', path: '/v1/contracts', response: Ok })
-      .catch((e: unknown) => e);
-    // First wait 499 ms fits (t=499); the second (999 ms) would end at 1498 > 1200.
-    expect(error).toBeInstanceOf(InternalServerError);
-    expect(error).toMatchObject({ attempts: 2 });
-    expect(clock.waits).toEqual([499]);
-  });
-
-  it('does not start an attempt once the deadline has passed, and cuts an attempt short at the deadline', async () => {
-    const clock = new ManualClock();
-    server().reply('hang');
-    const error = await testRequester(server().url, { clock, deadline: 50, timeout: 5_000 })
-      .request({ method: 'GET', path: '/v1/contracts', response: Ok })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(APITimeoutError);
-    expect(error).toMatchObject({ scope: 'deadline', attempts: 1, code: 'timeout' });
-    expect((error as Error).message).toContain('GET /v1/contracts');
-    expect(server().requests).toHaveLength(1);
-  });
-
-  it('times an attempt out and retries it', async () => {
-    server().reply('hang', ok);
-    const { response } = await testRequester(server().url, { timeout: 50 })
-      .request({ method: 'GET', path: '/v1/contracts', response: Ok })
-      .withResponse();
-    expect(response.attempts).toBe(2);
-  });
-
-  it('surfaces APITimeoutError once every attempt timed out', async () => {
-    server().reply('hang', 'hang');
-    const error = await testRequester(server().url, { timeout: 50, maxRetries: 1 })
-      .request({ method: 'GET', path: '/v1/contracts', response: Ok })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(APITimeoutError);
-    expect(error).toMatchObject({ scope: 'attempt', attempts: 2 });
-  });
-
-  it('aborts during a backoff wait without another request', async () => {
-    const clock = new ManualClock({ hold: true });
-    server().reply(unavailable);
-    const controller = new AbortController();
-    const call = testRequester(server().url, { clock }).request({
-      method: 'GET',
-      path: '/v1/contracts',
-      response: Ok,
-      options: { signal: controller.signal },
-    });
-    const sleep = await clock.nextSleep();
-    expect(sleep.ms).toBeLessThanOrEqual(500);
-    controller.abort(new Error('user gave up'));
-    const error = await call.catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(APIUserAbortError);
-    expect((error as Error).message).toBe('GET /v1/contracts: request aborted by the caller');
-    expect(server().requests).toHaveLength(1);
-  });
-
-  it('aborts a request in flight', async () => {
-    server().reply('hang');
-    const controller = new AbortController();
-    const call = testRequester(server().url).request({
-      method: 'GET',
-      path: '/v1/contracts',
-      response: Ok,
-      options: { signal: controller.signal },
-    });
-    while (server().requests.length === 0) await new Promise((resolve) => setImmediate(resolve));
-    controller.abort();
-    await expect(call).rejects.toBeInstanceOf(APIUserAbortError);
-    expect(server().requests).toHaveLength(1);
-  });
-
-  it('refuses to start with an already aborted signal', async () => {
-    await expect(
-      testRequester(server().url).request({
-        method: 'GET',
-        path: '/v1/contracts',
-        response: Ok,
-        options: { signal: AbortSignal.abort() },
-      }),
-    ).rejects.toBeInstanceOf(APIUserAbortError);
-    expect(server().requests).toHaveLength(0);
   });
 });
