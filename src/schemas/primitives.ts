@@ -13,14 +13,21 @@ export const DecimalString = z
   .meta({ description: 'Non-negative decimal number written as a string.', examples: ['250000.00'] });
 
 /** A {@link DecimalString} greater than zero: an amount someone actually pays. */
-export const PositiveDecimalString = DecimalString.refine((value) => /[1-9]/.test(value), {
-  message: 'Expected an amount greater than zero',
-});
+// Each refinement passes values the format check already rejects, so one bad value yields one issue.
+export const PositiveDecimalString = DecimalString.refine(
+  (value) => !decimalPattern.test(value) || /[1-9]/.test(value),
+  {
+    message: 'Expected an amount greater than zero',
+  },
+);
 
 /** A percentage between 0 and 100 written as a decimal string (`"2"`, `"20.5"`). */
-export const PercentString = DecimalString.refine((value) => Number(value) <= 100, {
-  message: 'Expected a percentage between 0 and 100',
-});
+export const PercentString = DecimalString.refine(
+  (value) => !decimalPattern.test(value) || Number(value) <= 100,
+  {
+    message: 'Expected a percentage between 0 and 100',
+  },
+);
 
 let knownCurrencies: Set<string> | undefined;
 function isKnownCurrency(code: string): boolean {
@@ -32,14 +39,18 @@ function isKnownCurrency(code: string): boolean {
 export const CurrencyCode = z
   .string()
   .regex(/^[A-Z]{3}$/, 'Expected a three-letter upper-case ISO 4217 currency code')
-  .refine(isKnownCurrency, { message: 'Unknown ISO 4217 currency code' })
+  .refine((code) => !/^[A-Z]{3}$/.test(code) || isKnownCurrency(code), {
+    message: 'Unknown ISO 4217 currency code',
+  })
   .meta({ examples: ['EUR'] });
 
 /** An ISO 3166-1 alpha-2 country code in upper case (`DE`, `US`). */
 export const CountryCode = z
   .string()
   .regex(/^[A-Z]{2}$/, 'Expected a two-letter upper-case ISO 3166-1 country code')
-  .refine((code) => COUNTRY_CODES.has(code), { message: 'Unknown ISO 3166-1 alpha-2 country code' })
+  .refine((code) => !/^[A-Z]{2}$/.test(code) || COUNTRY_CODES.has(code), {
+    message: 'Unknown ISO 3166-1 alpha-2 country code',
+  })
   .meta({ examples: ['DE'] });
 
 /** A real calendar date `YYYY-MM-DD` (leap years checked). */

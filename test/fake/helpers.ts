@@ -112,3 +112,112 @@ export const files = {
   webp: new Uint8Array(Buffer.from('RIFF\x24\x00\x00\x00WEBPVP8 ', 'latin1')),
   text: new Uint8Array(Buffer.from('just some text, not a document')),
 };
+
+export interface ReceivedWebhook {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A real webhook receiver on 127.0.0.1:0 answering `status(n)` to the n-th delivery (0-based). */
+export async function startReceiver(status: (n: number) => number = () => 204) {
+  const { createServer } = await import('node:http');
+  const received: ReceivedWebhook[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(req.headers))
+        if (typeof value === 'string') headers[name] = value;
+      received.push({ headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(status(received.length - 1)).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Multipart body for an upload: `file` plus text fields. */
+export function uploadForm(
+  bytes: Uint8Array,
+  filename: string,
+  fields: Record<string, string> = {},
+): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  form.set('file', new Blob([bytes as Uint8Array<ArrayBuffer>]), filename);
+  return form;
+}
+
+/** A valid 2025-06 `spv-standard` create body. */
+export function spvBody(overrides: Record<string, unknown> = {}) {
+  return {
+    templateId: 'spv-standard',
+    attributes: {
+      name: 'Acme Growth SPV I',
+      currency: 'EUR',
+      targetRaise: '2500000.00',
+      shareClasses: [
+        {
+          name: 'Class A',
+          managementFeePercent: '2',
+          carryPercent: '20',
+          setupFee: { amount: '500', currency: 'EUR' },
+        },
+        { name: 'Class B', managementFeePercent: '1.5', carryPercent: '15' },
+      ],
+      ...overrides,
+    },
+  };
+}
+
+/** A valid investor row. */
+export function investor(partnerInvestorId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    partnerInvestorId,
+    email: `${partnerInvestorId}@example.com`,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    dateOfBirth: '1985-12-10',
+    countryOfResidence: 'GB',
+    ...overrides,
+  };
+}
+
+let keyCounter = 0;
+/** A fresh Idempotency-Key header. */
+export const idem = (key = `key-${++keyCounter}-${randomUUID()}`) => ({ 'idempotency-key': key });
+
+/**
+ * Creates and approves an SPV request for the logged-in partner, then creates investors; returns the SPV
+ * slug, its share class slugs and the person ids.
+ */
+export async function approvedSpv(
+  fake: FakePartnerEquity,
+  call: ReturnType<typeof http>,
+  token: string,
+  investorIds: string[] = ['inv-1'],
+) {
+  const created = await call('POST', '/v1/spv-requests', { token, headers: idem(), json: spvBody() });
+  if (created.status !== 201) throw new Error(`create failed: ${created.text}`);
+  const approved = fake.admin.approveSpvRequest(created.body.spvRequestSlug);
+  const spvSlug = approved.materialisedRefs!.vehicleSlug;
+  const persons = await call('POST', '/v1/investors', {
+    token,
+    json: { investors: investorIds.map((id) => investor(id)) },
+  });
+  const personIds = (persons.body.results as Array<{ servicePersonId: string }>).map(
+    (r) => r.servicePersonId,
+  );
+  const shareClasses = approved.feesAndCarry!.shareClasses.map((c) => c.slug);
+  return { spvSlug, shareClasses, personIds, spvRequestSlug: created.body.spvRequestSlug as string };
+}
