@@ -41,6 +41,11 @@ export function createFetchHandler(
     if (request.method !== 'POST') return text(405, 'Method Not Allowed', { allow: 'POST' });
     if (declaredTooLarge(request.headers.get('content-length'), maxBytes))
       return text(413, 'Payload Too Large');
+    if (request.bodyUsed) {
+      // Middleware read the body first (e.g. `await c.req.json()`): verify() refuses it and onError hears why.
+      const receipt = await receiver.receive(null as unknown as Uint8Array, request.headers);
+      return text(receipt.status, receipt.body);
+    }
     let body: Uint8Array;
     try {
       body = request.body ? await readBody(streamChunks(request.body), maxBytes) : new Uint8Array(0);

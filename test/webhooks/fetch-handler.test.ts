@@ -64,6 +64,18 @@ describe('createFetchHandler with real fetch Request objects', () => {
     expect(events).toHaveLength(1);
   });
 
+  it('refuses a Request whose body middleware already read, telling onError about body parsers', async () => {
+    const { handler, events, errors } = setup();
+    const { body, headers } = await delivery();
+    const request = new Request(URL_, { method: 'POST', headers, body });
+    await request.json(); // what a JSON-parsing middleware does
+    expect((await handler(request)).status).toBe(400);
+    expect(events).toEqual([]);
+    expect(errors).toMatchObject([
+      { reason: 'body_not_raw', message: expect.stringMatching(/body-parsing/) },
+    ]);
+  });
+
   it('answers 405 to anything but POST, and 400 to a POST without a body', async () => {
     const { handler } = setup();
     const get = await handler(new Request(URL_));
