@@ -1,0 +1,113 @@
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileSourceError } from './file-source.js';
+import { SNIFF_BYTES } from './sniff-media-type.js';
+
+/** A stream written to a private temporary file; `dispose()` deletes it. */
+export interface SpooledFile {
+  path: string;
+  size: number;
+  /** The first bytes, for sniffing. */
+  head: Uint8Array;
+  dispose(): Promise<void>;
+}
+
+/** Limits and hooks of {@link spoolToTempFile}. */
+export interface SpoolOptions {
+  /** The stream is cut off and refused as soon as it passes this many bytes. */
+  maxBytes: number;
+  signal?: AbortSignal | undefined;
+  /** Called once with the first {@link SNIFF_BYTES} bytes (or all of a shorter stream); may throw to refuse. */
+  onHead?: ((head: Uint8Array) => void) | undefined;
+}
+
+/**
+ * Copies a stream of unknown length to a temporary file (mode 0600), counting bytes. Memory stays at one
+ * chunk whatever the size; the stream is cancelled and the file deleted the moment it passes `maxBytes`,
+ * its first bytes are refused by `onHead`, or `signal` aborts. The file is what gets uploaded, so nothing
+ * reaches the API before the whole stream has passed every check, and a re-send (after a token refresh)
+ * can read it again.
+ */
+export async function spoolToTempFile(
+  stream: ReadableStream<Uint8Array> | AsyncIterable<unknown>,
+  options: SpoolOptions,
+): Promise<SpooledFile> {
+  const dir = await mkdtemp(join(tmpdir(), 'partner-equity-upload-'));
+  const path = join(dir, 'file');
+  const dispose = () => rm(dir, { recursive: true, force: true });
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(path, 'wx', 0o600);
+    let size = 0;
+    let head: Uint8Array = new Uint8Array(0);
+    let headSeen = false;
+    for await (const chunk of chunksOf(stream)) {
+      options.signal?.throwIfAborted();
+      const bytes = toBytes(chunk);
+      size += bytes.byteLength;
+      if (size > options.maxBytes) {
+        throw new FileSourceError(`the stream passed the ${options.maxBytes}-byte limit (maxBytes); refused`);
+      }
+      if (!headSeen) {
+        head = concat(head, bytes.subarray(0, SNIFF_BYTES - head.byteLength));
+        if (head.byteLength >= SNIFF_BYTES) {
+          headSeen = true;
+          options.onHead?.(head);
+        }
+      }
+      await handle.write(bytes);
+    }
+    options.signal?.throwIfAborted();
+    if (!headSeen) options.onHead?.(head);
+    await handle.close();
+    handle = undefined;
+    return { path, size, head, dispose };
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    await dispose();
+    throw error;
+  }
+}
+
+// A web stream through its reader (cancelled if the loop stops early); anything else as it iterates
+// (breaking out of `for await` destroys a Node Readable).
+async function* chunksOf(
+  stream: ReadableStream<Uint8Array> | AsyncIterable<unknown>,
+): AsyncGenerator<unknown> {
+  if (!(stream instanceof ReadableStream)) {
+    yield* stream;
+    return;
+  }
+  const reader = stream.getReader();
+  let done = false;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) {
+        done = true;
+        return;
+      }
+      yield next.value;
+    }
+  } finally {
+    if (!done) await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+}
+
+function toBytes(chunk: unknown): Uint8Array {
+  if (chunk instanceof Uint8Array) return chunk;
+  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+  // A Readable with an encoding set yields strings: the bytes are no longer the file's, so refuse.
+  throw new FileSourceError(
+    `the stream yielded ${typeof chunk === 'string' ? 'text' : typeof chunk}, not bytes (no setEncoding on upload streams)`,
+  );
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.byteLength + b.byteLength);
+  out.set(a, 0);
+  out.set(b, a.byteLength);
+  return out;
+}

@@ -1,0 +1,86 @@
+import type { z } from 'zod';
+import { APIPromise, type WithResponse } from './api-promise.js';
+import { APIUserAbortError, InputValidationError, type ValidationIssue } from './errors.js';
+import { type FileSource, FileSourceError, toFileSource } from './file-source.js';
+import type { RequestOptions } from './request-options.js';
+import type { Requester } from './requester.js';
+import { type PreparedUpload, prepareUpload, type UploadRules } from './upload-file.js';
+
+/** One multipart upload as a resource describes it. */
+export interface UploadRequest<T> {
+  /** Names the method in error messages (`subscriptions.uploadSignedForm input`). */
+  subject: string;
+  /** Problems already found with the other arguments; reported together with the file's. */
+  issues: ValidationIssue[];
+  /** The caller's `file` argument, unchecked. */
+  file: unknown;
+  rules: Omit<UploadRules, 'signal'>;
+  /** The API path, already encoded. */
+  path: string;
+  /** Text fields, sent before the file part in this order. */
+  fields: Record<string, string>;
+  response: z.ZodType<T>;
+  options?: RequestOptions | undefined;
+}
+
+/**
+ * Checks the file (kind, size, first bytes) together with the other arguments, then POSTs a
+ * `multipart/form-data` body whose `file` part streams from disk or memory. Any refusal is one
+ * `InputValidationError` and no request. Any temporary spool file is deleted when the call settles.
+ *
+ * Not retried by the pipeline: the upload endpoints take no `Idempotency-Key`, and a lost response may
+ * have stored the file (only the re-send after a 401 token refresh happens, with the body rebuilt).
+ */
+export function sendUpload<T>(requester: Requester, upload: UploadRequest<T>): APIPromise<T> {
+  return new APIPromise(run(requester, upload));
+}
+
+async function run<T>(requester: Requester, upload: UploadRequest<T>): Promise<WithResponse<T>> {
+  const signal = upload.options?.signal;
+  const aborted = (cause: unknown) => new APIUserAbortError({ method: 'POST', path: upload.path }, { cause });
+  if (signal?.aborted) throw aborted(signal.reason);
+
+  const issues = [...upload.issues];
+  let source: FileSource | undefined;
+  try {
+    source = toFileSource(upload.file);
+  } catch (error) {
+    if (!(error instanceof FileSourceError)) throw error;
+    issues.push({ path: error.field, message: error.message });
+  }
+  let prepared: PreparedUpload | undefined;
+  if (source !== undefined) {
+    try {
+      prepared = await prepareUpload(source, { ...upload.rules, signal });
+    } catch (error) {
+      if (signal?.aborted) throw aborted(signal.reason);
+      if (!(error instanceof FileSourceError)) throw error;
+      issues.push({ path: error.field, message: error.message });
+    }
+  }
+  if (issues.length > 0 || prepared === undefined) {
+    await prepared?.dispose();
+    throw new InputValidationError(upload.subject, issues);
+  }
+
+  const file = prepared;
+  try {
+    return await requester
+      .request({
+        method: 'POST',
+        path: upload.path,
+        // Rebuilt per attempt: the blob is re-read from its start each time.
+        multipart: () => {
+          const form = new FormData();
+          for (const [name, value] of Object.entries(upload.fields)) form.append(name, value);
+          form.append('file', file.blob, file.filename);
+          return form;
+        },
+        response: upload.response,
+        options: upload.options,
+      })
+      .withResponse();
+  } finally {
+    await file.dispose();
+  }
+}
