@@ -7,7 +7,12 @@ import { consoleLogger, levelLogger, resolveLogLevel } from './core/logger.js';
 import { Requester } from './core/requester.js';
 import { DEFAULT_RETRY } from './core/retry-policy.js';
 import { type ClosableTransport, fetchTransport, type Transport, undiciTransport } from './core/transport.js';
+import { Contracts } from './resources/contracts.js';
+import { Investors } from './resources/investors.js';
 import { OAuth } from './resources/oauth.js';
+import { SpvRequests } from './resources/spv-requests.js';
+import { Subscriptions } from './resources/subscriptions.js';
+import { System } from './resources/system.js';
 
 /** Options a derived client may change: everything that leaves the connection pool and the tokens valid. */
 export type ClientOverrides = Pick<
@@ -59,6 +64,16 @@ export class PartnerEquity {
 
   /** Token info (`GET /v1/oauth2/info`). Tokens themselves are obtained and renewed for you. */
   readonly oauth: OAuth;
+  /** The service's root, health check, OpenAPI document and docs page (no authentication). */
+  readonly system: System;
+  /** Versioned contract templates, catalogs, primitives and samples (no authentication). */
+  readonly contracts: Contracts;
+  /** Submit, list, read and cancel SPV requests. */
+  readonly spvRequests: SpvRequests;
+  /** Bulk-create investors, chunked, with per-row results. */
+  readonly investors: Investors;
+  /** Subscribe investors to an SPV; upload signed forms and funding receipts. */
+  readonly subscriptions: Subscriptions;
 
   /** @throws InputValidationError naming every bad option. */
   constructor(options: ClientOptions) {
@@ -94,6 +109,11 @@ export class PartnerEquity {
       shared === undefined ? (o.authenticator ?? createTokenManager(o, requester)) : shared.authenticator;
     this.#requester = requester.with({ authenticator: this.#authenticator });
     this.oauth = new OAuth(this.#requester);
+    this.system = new System(this.#requester);
+    this.contracts = new Contracts(this.#requester);
+    this.spvRequests = new SpvRequests(this.#requester);
+    this.investors = new Investors(this.#requester);
+    this.subscriptions = new Subscriptions(this.#requester);
   }
 
   /** The base URL the client was built with (also the JWT `aud`). */

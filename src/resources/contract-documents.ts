@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/request-options.js';
+import type { Requester } from '../core/requester.js';
+import type { ContractDocumentKind } from '../schemas/contracts.js';
+import { PathParam } from '../schemas/request-params.js';
+import { guarded, parseInput, requestOptions } from './parse-input.js';
+
+/**
+ * One kind of versioned contract document (`client.contracts.templates`, `.catalogs`, `.primitives`,
+ * `.samples`): every document of a version, or one by name.
+ *
+ * @example
+ * ```ts
+ * const { templates } = await client.contracts.templates.list('2024-06');
+ * const template = await client.contracts.templates.get('2024-06', 'spv-standard');
+ * ```
+ */
+export class ContractDocuments<List, Document> {
+  readonly #requester: Requester;
+  readonly #kind: ContractDocumentKind;
+  readonly #list: z.ZodType<List>;
+  readonly #document: z.ZodType<Document>;
+
+  constructor(
+    requester: Requester,
+    kind: ContractDocumentKind,
+    list: z.ZodType<List>,
+    document: z.ZodType<Document>,
+  ) {
+    this.#requester = requester;
+    this.#kind = kind;
+    this.#list = list;
+    this.#document = document;
+  }
+
+  /** `GET /v1/contracts/{kind}/{version}` — every document of this kind in `version`. */
+  list(version: string, options?: RequestOptions): APIPromise<List> {
+    return guarded(() => {
+      const args = parseInput(
+        z.strictObject({ version: PathParam }),
+        { version },
+        `contracts.${this.#kind}.list arguments`,
+      );
+      return this.#requester.request({
+        method: 'GET',
+        path: `/v1/contracts/${this.#kind}/${encodeURIComponent(args.version)}`,
+        response: this.#list,
+        options: requestOptions(options),
+      });
+    });
+  }
+
+  /** `GET /v1/contracts/{kind}/{version}/{name}` — one document. */
+  get(version: string, name: string, options?: RequestOptions): APIPromise<Document> {
+    return guarded(() => {
+      const args = parseInput(
+        z.strictObject({ version: PathParam, name: PathParam }),
+        { version, name },
+        `contracts.${this.#kind}.get arguments`,
+      );
+      return this.#requester.request({
+        method: 'GET',
+        path: `/v1/contracts/${this.#kind}/${encodeURIComponent(args.version)}/${encodeURIComponent(args.name)}`,
+        response: this.#document,
+        options: requestOptions(options),
+      });
+    });
+  }
+}

@@ -1,0 +1,67 @@
+import { InputValidationError, type ValidationIssue } from '../core/errors.js';
+import { investorRowError } from '../schemas/investor-row-error.js';
+import { InvestorInput, type InvestorResult } from '../schemas/investors.js';
+
+/** The rows of one `investors.create` call after the client-side checks. */
+export interface CheckedInvestorRows {
+  /** Every row: parsed for rows to send, as given for refused ones (which are never sent). */
+  inputs: InvestorInput[];
+  /** Failed results for rows refused before sending, by position; `undefined` for rows to send. */
+  prefilled: (InvestorResult | undefined)[];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks investor rows before anything is sent. A malformed call — not an array, or a row that is not an
+ * object or has no `partnerInvestorId` (a result could not be keyed) — throws one `InputValidationError`
+ * naming every such row. Other bad rows are answered like the API answers them: a failed result with a
+ * row error (`retryable: false`) and not sent. A `partnerInvestorId` seen earlier in the same call fails
+ * with `duplicate_in_request` (the first occurrence alone is sent), across chunks too.
+ */
+export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
+  if (!Array.isArray(investors)) {
+    throw new InputValidationError('investors.create input', [
+      { path: 'investors', message: 'Expected an array of investor rows' },
+    ]);
+  }
+  const malformed: ValidationIssue[] = [];
+  investors.forEach((row: unknown, index) => {
+    if (!isRecord(row)) malformed.push({ path: `investors.${index}`, message: 'Expected an object' });
+    else if (typeof row['partnerInvestorId'] !== 'string' || row['partnerInvestorId'] === '') {
+      malformed.push({
+        path: `investors.${index}.partnerInvestorId`,
+        message: 'Required: a non-empty string (it keys the row result)',
+      });
+    }
+  });
+  if (malformed.length > 0) throw new InputValidationError('investors.create input', malformed);
+
+  const rows = investors as (Record<string, unknown> & { partnerInvestorId: string })[];
+  const inputs = [...rows] as InvestorInput[];
+  const firstAt = new Map<string, number>();
+  const prefilled = rows.map((row, index): InvestorResult | undefined => {
+    const { partnerInvestorId } = row;
+    const earlier = firstAt.get(partnerInvestorId);
+    if (earlier !== undefined) {
+      return failed(partnerInvestorId, {
+        code: 'duplicate_in_request',
+        message: `partnerInvestorId also appears at index ${earlier} of this call; only that row was sent`,
+        retryable: false,
+        field: 'partnerInvestorId',
+      });
+    }
+    firstAt.set(partnerInvestorId, index);
+    const parsed = InvestorInput.safeParse(row);
+    if (!parsed.success) return failed(partnerInvestorId, investorRowError(row, parsed.error.issues));
+    inputs[index] = parsed.data; // normalised (names trimmed)
+    return undefined;
+  });
+  return { inputs, prefilled };
+}
+
+function failed(partnerInvestorId: string, error: NonNullable<InvestorResult['error']>): InvestorResult {
+  return { partnerInvestorId, status: 'failed', error };
+}

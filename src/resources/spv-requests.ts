@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { APIPromise } from '../core/api-promise.js';
+import { InputValidationError } from '../core/errors.js';
+import { PagePromise } from '../core/page-promise.js';
+import type { RequestOptions } from '../core/request-options.js';
+import type { Requester } from '../core/requester.js';
+import { PathParam } from '../schemas/request-params.js';
+import {
+  SpvRequest,
+  SpvRequestCreate,
+  SpvRequestListParams,
+  SpvRequestPage,
+} from '../schemas/spv-requests.js';
+import { type IdempotentRequestOptions, resolveIdempotencyKey } from './idempotent-request-options.js';
+import { guarded, inputIssues, parseInput, requestOptions } from './parse-input.js';
+
+const DEFAULT_PER_PAGE = 10;
+const Slug = z.strictObject({ slug: PathParam });
+
+/**
+ * Requests to create an SPV (`client.spvRequests`): submit, list, read and cancel. An administrator reviews
+ * each request; approval materialises the SPV (`materialisedRefs.vehicleSlug` is the SPV's slug).
+ *
+ * @example
+ * ```ts
+ * const request = await client.spvRequests.create({ templateId: 'spv-standard', attributes });
+ * for await (const pending of client.spvRequests.list({ status: 'pending-review' })) console.log(pending.spvRequestSlug);
+ * await client.spvRequests.cancel(request.spvRequestSlug);
+ * ```
+ */
+export class SpvRequests {
+  readonly #requester: Requester;
+
+  constructor(requester: Requester) {
+    this.#requester = requester;
+  }
+
+  /**
+   * `POST /v1/spv-requests` — submits a request, validated by the API against its contract template
+   * (`BadRequestError` with `validationErrors` when it does not match; `NotFoundError` for an unknown
+   * template). Always sent with an `Idempotency-Key` (yours or a generated one), so it is retried safely.
+   */
+  create(body: SpvRequestCreate, options?: IdempotentRequestOptions): APIPromise<SpvRequest> {
+    return guarded(() => {
+      const { key, issues: keyIssues } = resolveIdempotencyKey(options);
+      const { data, issues } = inputIssues(SpvRequestCreate, body);
+      const all = [...issues, ...keyIssues];
+      if (data === undefined || all.length > 0)
+        throw new InputValidationError('spvRequests.create input', all);
+      return this.#requester.request({
+        method: 'POST',
+        path: '/v1/spv-requests',
+        json: data,
+        idempotencyKey: key,
+        response: SpvRequest,
+        options: requestOptions(options),
+      });
+    });
+  }
+
+  /**
+   * `GET /v1/spv-requests` — your SPV requests. `await` it for one page (`documents`,
+   * `count`, `skip`, `limit`); `for await` it for every request across pages, fetched lazily.
+   *
+   * @example
+   * ```ts
+   * const page = await client.spvRequests.list({ perPage: 50, page: 2 });
+   * for await (const request of client.spvRequests.list({ status: 'approved' })) console.log(request.spvRequestSlug);
+   * ```
+   */
+  list(params: SpvRequestListParams = {}, options?: RequestOptions): PagePromise<SpvRequestPage, SpvRequest> {
+    let query: SpvRequestListParams;
+    let invalid: unknown;
+    try {
+      query = parseInput(SpvRequestListParams, params, 'spvRequests.list parameters');
+    } catch (error) {
+      query = {};
+      invalid = error;
+    }
+    const perPage = query.perPage ?? DEFAULT_PER_PAGE;
+    return new PagePromise({
+      fetchPage: (page) =>
+        invalid === undefined
+          ? this.#requester.request({
+              method: 'GET',
+              path: '/v1/spv-requests',
+              query: { status: query.status, perPage, page },
+              response: SpvRequestPage,
+              options: requestOptions(options),
+            })
+          : new APIPromise<SpvRequestPage>(Promise.reject(invalid)),
+      items: (page) => page.documents,
+      total: (page) => page.count,
+      perPage,
+      startPage: query.page ?? 1,
+      signal: options?.signal,
+      method: 'GET',
+      path: '/v1/spv-requests',
+    });
+  }
+
+  /** `GET /v1/spv-requests/{slug}` — one of your SPV requests (`NotFoundError` for anyone else's). */
+  get(slug: string, options?: RequestOptions): APIPromise<SpvRequest> {
+    return this.#bySlug('GET', slug, options);
+  }
+
+  /**
+   * `DELETE /v1/spv-requests/{slug}` — cancels a request still `pending-review`; resolves with it
+   * `cancelled`. A request already approved, rejected or cancelled gives a `ConflictError` — also when a
+   * retried attempt finds the request cancelled by an earlier attempt whose answer was lost
+   * (`error.attempts > 1`): check with `get()` then.
+   */
+  cancel(slug: string, options?: RequestOptions): APIPromise<SpvRequest> {
+    return this.#bySlug('DELETE', slug, options);
+  }
+
+  #bySlug(
+    method: 'GET' | 'DELETE',
+    slug: string,
+    options: RequestOptions | undefined,
+  ): APIPromise<SpvRequest> {
+    return guarded(() => {
+      const args = parseInput(Slug, { slug }, `spvRequests.${method === 'GET' ? 'get' : 'cancel'} arguments`);
+      return this.#requester.request({
+        method,
+        path: `/v1/spv-requests/${encodeURIComponent(args.slug)}`,
+        response: SpvRequest,
+        options: requestOptions(options),
+      });
+    });
+  }
+}

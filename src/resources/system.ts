@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/request-options.js';
+import type { Requester } from '../core/requester.js';
+import { HealthResponse, OpenApiDocument, RootResponse } from '../schemas/system.js';
+import { requestOptions } from './parse-input.js';
+
+/**
+ * The service's own endpoints (no authentication): `client.system`.
+ *
+ * @example
+ * ```ts
+ * const { status } = await client.system.health(); // 'ok'
+ * ```
+ */
+export class System {
+  readonly #requester: Requester;
+
+  constructor(requester: Requester) {
+    this.#requester = requester;
+  }
+
+  /** `GET /` — the service's name, API version and where its descriptions live. */
+  root(options?: RequestOptions): APIPromise<RootResponse> {
+    return this.#get('/', RootResponse, options);
+  }
+
+  /** `GET /public/hc` — the health check. */
+  health(options?: RequestOptions): APIPromise<HealthResponse> {
+    return this.#get('/public/hc', HealthResponse, options);
+  }
+
+  /** `GET /openapi.json` — the machine-readable interface description (OpenAPI 3.1), unknown parts kept. */
+  openapi(options?: RequestOptions): APIPromise<OpenApiDocument> {
+    return this.#get('/openapi.json', OpenApiDocument, options);
+  }
+
+  /** `GET /docs` — the interactive documentation page, as HTML text. */
+  docs(options?: RequestOptions): APIPromise<string> {
+    return this.#get('/docs', z.string(), options);
+  }
+
+  #get<T>(path: string, response: z.ZodType<T>, options: RequestOptions | undefined): APIPromise<T> {
+    return this.#requester.request({ method: 'GET', path, response, options: requestOptions(options) });
+  }
+}

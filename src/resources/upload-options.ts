@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import type { UploadFile } from '../core/file-source.js';
+import type { RequestOptions } from '../core/request-options.js';
+import {
+  FundingReceiptFields,
+  MAX_UPLOAD_BYTES,
+  UPLOAD_MEDIA_TYPES,
+  type UploadMediaType,
+} from '../schemas/uploads.js';
+
+/** Options of `client.subscriptions.uploadSignedForm()`. */
+export interface SignedFormUploadOptions extends RequestOptions {
+  /** The filename sent with the file. @default the file's own name, else `signed-form.<ext>` */
+  filename?: string;
+  /**
+   * What you expect the file to be; it must agree with the file's first bytes (the API accepts PDF, JPEG,
+   * PNG and WEBP forms). @default sniffed from the first bytes
+   */
+  contentType?: UploadMediaType;
+  /** Largest file accepted, checked before anything is sent. @default 10 MiB (10 485 760 bytes) */
+  maxBytes?: number;
+}
+
+/** The funding receipt to upload: the file and the wire it documents. */
+export interface FundingReceiptUpload {
+  file: UploadFile;
+  /** The amount wired, as a decimal string (`"25000.00"`): never a number, which loses cents. */
+  amount: string;
+  /** ISO 4217 code of the wire (`EUR`). */
+  currency: string;
+  /** The bank's reference of the wire (1-140 characters). */
+  wireReference: string;
+  /** The filename sent with the file. @default the file's own name, else `funding-receipt.<ext>` */
+  filename?: string;
+  /**
+   * Sends the file with this media type, whatever its bytes (the receipt's accepted types are the
+   * API's call). @default sniffed from the first bytes; anything but PDF, JPEG, PNG or WEBP is refused
+   */
+  contentType?: string;
+  /** Largest file accepted, checked before anything is sent. @default 10 MiB (10 485 760 bytes) */
+  maxBytes?: number;
+}
+
+const Filename = z.string().min(1).max(255);
+const MaxBytes = z.int().positive();
+
+/** The non-file options of a signed form upload. */
+export const SignedFormOptions = z.object({
+  filename: Filename.optional(),
+  contentType: z.enum(UPLOAD_MEDIA_TYPES).optional(),
+  maxBytes: MaxBytes.optional(),
+});
+
+/** A funding receipt upload's fields besides the file (which is checked on its own). */
+export const FundingReceiptInput = z.strictObject({
+  ...FundingReceiptFields.shape,
+  file: z.unknown(),
+  filename: Filename.optional(),
+  contentType: z
+    .string()
+    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'Expected a media type such as "application/pdf"')
+    .optional(),
+  maxBytes: MaxBytes.optional(),
+});
+
+export { MAX_UPLOAD_BYTES };
