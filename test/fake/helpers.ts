@@ -1,6 +1,10 @@
 import { createPrivateKey, randomUUID, sign } from 'node:crypto';
-import { fetch as undiciFetch } from 'undici';
-import type { FakePartnerCredentials, FakePartnerEquity } from '../../src/testing/index.js';
+import { FormData as UndiciFormData, fetch as undiciFetch } from 'undici';
+import {
+  type FakePartnerCredentials,
+  FakePartnerEquity,
+  type FakePartnerEquityOptions,
+} from '../../src/testing/index.js';
 
 export const JWT_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
@@ -39,8 +43,22 @@ export interface Reply {
 
 type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
+// undici's own fetch only encodes its own FormData class (Node's global one comes from the bundled undici).
+const viaUndici: FetchLike = (url, init) => {
+  let body = init.body;
+  if (body instanceof FormData) {
+    const form = new UndiciFormData();
+    for (const [name, value] of body) {
+      if (typeof value === 'string') form.append(name, value);
+      else form.append(name, value, value.name);
+    }
+    body = form as unknown as BodyInit;
+  }
+  return undiciFetch(url, { ...init, body } as never) as unknown as Promise<Response>;
+};
+
 /** A raw HTTP helper over undici's own fetch (real sockets; MSW does not patch it). */
-export function http(baseUrl: string, fetchImpl: FetchLike = undiciFetch as unknown as FetchLike) {
+export function http(baseUrl: string, fetchImpl: FetchLike = viaUndici) {
   return async function call(
     method: string,
     path: string,
@@ -95,8 +113,7 @@ export async function login(fake: FakePartnerEquity, partner: FakePartnerCredent
 }
 
 /** A listening fake with one provisioned partner logged in. */
-export async function startFake(options: ConstructorParameters<typeof FakePartnerEquity>[0] = {}) {
-  const { FakePartnerEquity } = await import('../../src/testing/index.js');
+export async function startFake(options: FakePartnerEquityOptions = {}) {
   const fake = new FakePartnerEquity(options);
   await fake.listen();
   const partner = await fake.createPartner();
