@@ -1,0 +1,38 @@
+import type { PartnerEquity } from '../../src/client.js';
+import type { InvestorInput } from '../../src/schemas/investors.js';
+import type { SpvRequestCreate } from '../../src/schemas/spv-requests.js';
+import type { FakeEnv } from './fake-harness.js';
+
+/** A valid SPV request body: the fake's published sample (one share class). */
+export async function spvBody(client: PartnerEquity): Promise<SpvRequestCreate> {
+  const { latest } = await client.contracts.versions();
+  const sample = await client.contracts.samples.get(latest, 'spv-standard-minimal');
+  return sample.payload as SpvRequestCreate;
+}
+
+/** `count` valid investor rows with ids `${prefix}-0`, `${prefix}-1`, … */
+export function investorRows(count: number, prefix = 'inv'): InvestorInput[] {
+  return Array.from({ length: count }, (_, i) => ({
+    partnerInvestorId: `${prefix}-${i}`,
+    email: `investor${i}@example.com`,
+    firstName: 'Ada',
+    lastName: `Investor ${i}`,
+    dateOfBirth: '1985-02-28',
+    countryOfResidence: 'DE',
+  }));
+}
+
+/** An approved SPV of the env's partner: its slug, share class and currency. */
+export async function approvedSpv(
+  env: FakeEnv,
+): Promise<{ spvSlug: string; shareClassSlug: string; currency: string }> {
+  const request = await env.client.spvRequests.create(await spvBody(env.client));
+  const approved = env.fake.admin.approveSpvRequest(request.spvRequestSlug);
+  const spvSlug = approved.materialisedRefs?.vehicleSlug ?? '';
+  const spv = env.fake.admin.snapshot().spvs.find((s) => s.slug === spvSlug);
+  return {
+    spvSlug,
+    shareClassSlug: approved.feesAndCarry?.shareClasses[0]?.slug ?? '',
+    currency: spv?.currency ?? '',
+  };
+}
