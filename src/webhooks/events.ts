@@ -5,71 +5,97 @@
 /** SPV request status; unknown future values arrive as plain strings. */
 export type SpvRequestStatus = 'pending-review' | 'approved' | 'rejected' | 'cancelled' | (string & {});
 
-/** `data` of `spv_request.created`. */
-export interface SpvRequestCreatedData {
+/** Subscription status (the fake API's set); unknown future values arrive as plain strings. */
+export type SubscriptionStatus =
+  | 'awaiting-signed-form'
+  | 'awaiting-funding'
+  | 'funding-received'
+  | 'completed'
+  | 'cancelled'
+  | (string & {});
+
+/** What approval created. `vehicleSlug` is the `{spv_slug}` of the subscription and upload endpoints. */
+export interface MaterialisedRefs {
+  [field: string]: unknown;
+  opportunitySlug: string;
+  vehicleSlug: string;
+  spSlug: string;
+  spcSlug: string;
+}
+
+/** A share class of an approved SPV; `slug` is what subscriptions name as `shareClassSlug`. */
+export interface ShareClass {
+  [field: string]: unknown;
+  name: string;
+  slug: string;
+  managementFeePercent: string;
+  carryPercent: string;
+  /** Inner fields not shown by the spec (the fake API uses `amount` and `currency`). */
+  setupFee: Record<string, unknown>;
+}
+
+/** The SPV request, as `GET /v1/spv-requests/{slug}` returns it: `data` of both `spv_request.*` events. */
+export interface SpvRequestEventData {
   [field: string]: unknown;
   spvRequestSlug: string;
   status: SpvRequestStatus;
   templateId: string;
-  templateVersion?: string;
-  clientId?: string;
+  templateVersion: string;
+  tenantSlug: string;
+  clientId: string;
+  attributes: Record<string, unknown>;
   /** ISO 8601 date-time. */
-  createdAt?: string;
-}
-
-/** What approval created (the SPV request's `materialisedRefs`). */
-export interface MaterialisedRefs {
-  [field: string]: unknown;
-  opportunitySlug?: string;
-  vehicleSlug?: string;
-  spSlug?: string;
-  spcSlug?: string;
-}
-
-/** `data` of `spv_request.completed`: an administrator approved the request and the SPV exists. */
-export interface SpvRequestCompletedData {
-  [field: string]: unknown;
-  spvRequestSlug: string;
-  status: SpvRequestStatus;
-  /** The new SPV; use it as `spvSlug` for subscriptions and uploads. */
-  spvSlug: string;
-  templateId?: string;
+  createdAt: string;
   /** ISO 8601 date-time. */
-  approvedAt?: string;
-  materialisedRefs?: MaterialisedRefs;
+  updatedAt: string;
+  rejectionReason?: string | undefined;
+  cancelledAt?: string | undefined;
+  approvedAt?: string | undefined;
+  materialisedRefs?: MaterialisedRefs | undefined;
+  feesAndCarry?: { [field: string]: unknown; shareClasses: ShareClass[] } | undefined;
 }
 
-/** `data` of `signed_subscription_form.uploaded`. */
+/** `data` of `spv_request.created`: the new request (status `pending-review`). */
+export type SpvRequestCreatedData = SpvRequestEventData;
+
+/** `data` of `spv_request.completed`: the approved request, with what approval materialised. */
+export interface SpvRequestCompletedData extends SpvRequestEventData {
+  /** ISO 8601 date-time. */
+  approvedAt: string;
+  materialisedRefs: MaterialisedRefs;
+}
+
+/** `data` of `signed_subscription_form.uploaded`: the upload result plus the partner's ids when known. */
 export interface SignedSubscriptionFormUploadedData {
   [field: string]: unknown;
   subscriptionSlug: string;
   spvSlug: string;
   personId: string;
+  subscriptionFormUrl: string;
   /** ISO 8601 date-time. */
   uploadedAt: string;
-  subscriptionFormUrl?: string;
   /** Present when the subscription carried a partner investor id (spec, Events rule 1). */
-  partnerInvestorId?: string;
-  partnerSubscriptionId?: string;
+  partnerInvestorId?: string | undefined;
+  partnerSubscriptionId?: string | undefined;
 }
 
-/** `data` of `funding_receipt.uploaded`. */
+/** `data` of `funding_receipt.uploaded`: the upload result plus the partner's ids when known. */
 export interface FundingReceiptUploadedData {
   [field: string]: unknown;
   subscriptionSlug: string;
   spvSlug: string;
   personId: string;
+  fundingReceiptUrl: string;
   /** Decimal amount as a string, e.g. `"25000.00"`. */
   amount: string;
   /** ISO 4217 code. */
   currency: string;
+  wireReference: string;
   /** ISO 8601 date-time. */
   uploadedAt: string;
-  wireReference?: string;
-  fundingReceiptUrl?: string;
   /** Present when the subscription carried a partner investor id (spec, Events rule 1). */
-  partnerInvestorId?: string;
-  partnerSubscriptionId?: string;
+  partnerInvestorId?: string | undefined;
+  partnerSubscriptionId?: string | undefined;
 }
 
 /** `data` of `subscription.completed` (may arrive up to a reconciler sweep, ~60 s, late). */
@@ -78,11 +104,11 @@ export interface SubscriptionCompletedData {
   subscriptionSlug: string;
   spvSlug: string;
   personId: string;
-  /** Subscription status, `"Completed"` for this event. */
-  status: string;
+  status: SubscriptionStatus;
   /** ISO 8601 date-time. */
-  completedAt?: string;
-  partnerSubscriptionId?: string;
+  completedAt: string;
+  partnerInvestorId?: string | undefined;
+  partnerSubscriptionId?: string | undefined;
 }
 
 /** Payload type of each named event. */

@@ -1,37 +1,58 @@
 import type { KnownWebhookEventType, WebhookEvent } from './events.js';
 import { WebhookVerificationError } from './webhook-verification-error.js';
 
-interface DataShape {
-  /** Fields that must be non-empty strings. */
-  required: readonly string[];
-  /** Fields that, when present, must be strings. */
-  optional: readonly string[];
-  /** Fields that, when present, must be plain objects. */
-  objects?: readonly string[];
-}
+/** `string`: a string is required; `string?`: a string when present; likewise objects and arrays. */
+type Rule = 'string' | 'string?' | 'object' | 'object?' | 'array';
+type Shape = Readonly<Record<string, Rule | { optional: boolean; shape: Shape }>>;
+
+const SPV_REQUEST: Shape = {
+  spvRequestSlug: 'string',
+  status: 'string',
+  templateId: 'string',
+  templateVersion: 'string',
+  tenantSlug: 'string',
+  clientId: 'string',
+  attributes: 'object',
+  createdAt: 'string',
+  updatedAt: 'string',
+  rejectionReason: 'string?',
+  cancelledAt: 'string?',
+  approvedAt: 'string?',
+  feesAndCarry: { optional: true, shape: { shareClasses: 'array' } },
+};
+const REFS: Shape = { opportunitySlug: 'string', vehicleSlug: 'string', spSlug: 'string', spcSlug: 'string' };
+const PARTNER_IDS: Shape = { partnerInvestorId: 'string?', partnerSubscriptionId: 'string?' };
+const UPLOAD: Shape = {
+  subscriptionSlug: 'string',
+  spvSlug: 'string',
+  personId: 'string',
+  uploadedAt: 'string',
+};
 
 // Runtime twin of events.ts: a verified event of a known type really has the fields its type promises.
-const SHAPES: Readonly<Record<KnownWebhookEventType, DataShape>> = {
-  'spv_request.created': {
-    required: ['spvRequestSlug', 'status', 'templateId'],
-    optional: ['templateVersion', 'clientId', 'createdAt'],
-  },
+const SHAPES: Readonly<Record<KnownWebhookEventType, Shape>> = {
+  'spv_request.created': { ...SPV_REQUEST, materialisedRefs: { optional: true, shape: REFS } },
   'spv_request.completed': {
-    required: ['spvRequestSlug', 'status', 'spvSlug'],
-    optional: ['templateId', 'approvedAt'],
-    objects: ['materialisedRefs'],
+    ...SPV_REQUEST,
+    approvedAt: 'string',
+    materialisedRefs: { optional: false, shape: REFS },
   },
-  'signed_subscription_form.uploaded': {
-    required: ['subscriptionSlug', 'spvSlug', 'personId', 'uploadedAt'],
-    optional: ['subscriptionFormUrl', 'partnerInvestorId', 'partnerSubscriptionId'],
-  },
+  'signed_subscription_form.uploaded': { ...UPLOAD, subscriptionFormUrl: 'string', ...PARTNER_IDS },
   'funding_receipt.uploaded': {
-    required: ['subscriptionSlug', 'spvSlug', 'personId', 'amount', 'currency', 'uploadedAt'],
-    optional: ['wireReference', 'fundingReceiptUrl', 'partnerInvestorId', 'partnerSubscriptionId'],
+    ...UPLOAD,
+    fundingReceiptUrl: 'string',
+    amount: 'string',
+    currency: 'string',
+    wireReference: 'string',
+    ...PARTNER_IDS,
   },
   'subscription.completed': {
-    required: ['subscriptionSlug', 'spvSlug', 'personId', 'status'],
-    optional: ['completedAt', 'partnerSubscriptionId'],
+    subscriptionSlug: 'string',
+    spvSlug: 'string',
+    personId: 'string',
+    status: 'string',
+    completedAt: 'string',
+    ...PARTNER_IDS,
   },
 };
 
@@ -45,23 +66,22 @@ function malformed(detail: string): WebhookVerificationError {
   return new WebhookVerificationError('malformed_payload', `Webhook body is signed but ${detail}.`);
 }
 
-function checkData(type: KnownWebhookEventType, data: Record<string, unknown>): void {
-  const shape = SHAPES[type];
-  for (const field of shape.required) {
-    const value = data[field];
-    if (typeof value !== 'string' || value === '')
-      throw malformed(`data.${field} of ${type} is not a string`);
-  }
-  for (const field of shape.optional) {
-    const value = data[field];
-    if (value !== undefined && typeof value !== 'string') {
-      throw malformed(`data.${field} of ${type} is not a string`);
+function check(shape: Shape, value: Record<string, unknown>, path: string, type: string): void {
+  for (const field in shape) {
+    const rule = shape[field]!;
+    const actual = value[field];
+    const where = `${path}.${field}`;
+    if (typeof rule === 'object') {
+      if (actual === undefined && rule.optional) continue;
+      if (!isPlainObject(actual)) throw malformed(`${where} of ${type} is not an object`);
+      check(rule.shape, actual, where, type);
+    } else if (rule === 'array') {
+      if (!Array.isArray(actual)) throw malformed(`${where} of ${type} is not an array`);
+    } else if (actual !== undefined || !rule.endsWith('?')) {
+      const ok = rule.startsWith('string') ? typeof actual === 'string' : isPlainObject(actual);
+      if (!ok)
+        throw malformed(`${where} of ${type} is not ${rule.startsWith('string') ? 'a string' : 'an object'}`);
     }
-  }
-  for (const field of shape.objects ?? []) {
-    const value = data[field];
-    if (value !== undefined && !isPlainObject(value))
-      throw malformed(`data.${field} of ${type} is not an object`);
   }
 }
 
@@ -82,7 +102,7 @@ export function parseEvent(body: string | Uint8Array, webhookId: string, secretI
   if (typeof timestamp !== 'string') throw malformed('has no string "timestamp"');
   if (!isPlainObject(data)) throw malformed('has no object "data"');
   const known = Object.hasOwn(SHAPES, type);
-  if (known) checkData(type as KnownWebhookEventType, data);
+  if (known) check(SHAPES[type as KnownWebhookEventType], data, 'data', type);
   // The parsed object is ours alone, so it is completed in place rather than copied.
   envelope['known'] = known;
   envelope['webhookId'] = webhookId;

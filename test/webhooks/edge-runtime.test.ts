@@ -27,6 +27,8 @@ const event = {
     personId: 'per_1',
     amount: '25000.00',
     currency: 'EUR',
+    wireReference: 'WIRE-2025-0042',
+    fundingReceiptUrl: 'https://files.example/receipts/sub_1.pdf',
     uploadedAt: '2025-06-15T14:39:59Z',
     partnerInvestorId: 'inv-42',
     note: '€ 🚀',

@@ -23,14 +23,38 @@ export const BUILDS = [
   ['node:crypto (node condition)', NodeWebhook],
 ] as const;
 
+/** `spv_request.completed` as the fake API sends it: the approved SPV request resource. */
 export const completedEvent = {
   type: 'spv_request.completed',
   timestamp: '2025-06-15T14:40:00.000Z',
   data: {
     spvRequestSlug: 'spvr_123',
     status: 'approved',
-    spvSlug: 'spv_alpha',
-    materialisedRefs: { opportunitySlug: 'opp_1', vehicleSlug: 'veh_1', spSlug: 'sp_1', spcSlug: 'spc_1' },
+    templateId: 'tpl_equity_spv',
+    templateVersion: '1.0.0',
+    tenantSlug: 'tenant_1',
+    clientId: 'client_123',
+    attributes: { name: 'Alpha Growth SPV', currency: 'EUR' },
+    createdAt: '2025-06-15T14:00:00.000Z',
+    updatedAt: '2025-06-15T14:39:58.000Z',
+    approvedAt: '2025-06-15T14:39:58.000Z',
+    materialisedRefs: {
+      opportunitySlug: 'opp_1',
+      vehicleSlug: 'spv_alpha',
+      spSlug: 'sp_1',
+      spcSlug: 'spc_1',
+    },
+    feesAndCarry: {
+      shareClasses: [
+        {
+          name: 'Class A',
+          slug: 'class-a',
+          managementFeePercent: '2.0',
+          carryPercent: '20.0',
+          setupFee: { amount: '500.00', currency: 'EUR' },
+        },
+      ],
+    },
     futureField: { nested: true },
   },
 };

@@ -15,7 +15,13 @@ const webhook = () => new Webhook({ secret: SECRET, now: () => NOW_MS });
 const createdEvent = {
   type: 'spv_request.created',
   timestamp: '2025-06-15T14:00:00Z',
-  data: { spvRequestSlug: 'spvr_1', status: 'pending-review', templateId: 'tpl_equity' },
+  data: {
+    ...completedEvent.data,
+    status: 'pending-review',
+    approvedAt: undefined,
+    materialisedRefs: undefined,
+    feesAndCarry: undefined,
+  },
 };
 
 describe('WebhookReceiver', () => {
@@ -24,7 +30,7 @@ describe('WebhookReceiver', () => {
     const receiver = new WebhookReceiver(webhook(), { now: () => NOW_MS })
       .on('spv_request.completed', (event) => {
         expectTypeOf(event).toEqualTypeOf<KnownWebhookEvent<'spv_request.completed'>>();
-        seen.push(`completed:${event.data.spvSlug}`);
+        seen.push(`completed:${event.data.materialisedRefs.vehicleSlug}`);
       })
       .on('spv_request.created', async (event) => {
         seen.push(`created:${event.data.templateId}`);
@@ -51,7 +57,7 @@ describe('WebhookReceiver', () => {
     expect(seen).toEqual([
       'completed:spv_alpha',
       'any:spv_request.completed:true',
-      'created:tpl_equity',
+      'created:tpl_equity_spv',
       'any:spv_request.created:true',
       'closed:spv_9',
       'any:spv.closed:false',

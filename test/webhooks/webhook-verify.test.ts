@@ -1,6 +1,10 @@
 import { inspect } from 'node:util';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
-import { type WebhookEvent, WebhookVerificationError } from '../../src/webhooks/index.js';
+import {
+  type SpvRequestCompletedData,
+  type WebhookEvent,
+  WebhookVerificationError,
+} from '../../src/webhooks/index.js';
 import { BUILDS, completedEvent, delivery, NOW_MS, NOW_S, OTHER_SECRET, SECRET, VECTOR } from './fixtures.js';
 
 describe.each(BUILDS)('Webhook#verify — %s', (_name, Webhook) => {
@@ -33,7 +37,8 @@ describe.each(BUILDS)('Webhook#verify — %s', (_name, Webhook) => {
       secretIndex: 0,
     });
     if (event.known && event.type === 'spv_request.completed') {
-      expectTypeOf(event.data.spvSlug).toEqualTypeOf<string>();
+      expectTypeOf(event.data.materialisedRefs.vehicleSlug).toEqualTypeOf<string>();
+      expectTypeOf(event.data.feesAndCarry).toEqualTypeOf<SpvRequestCompletedData['feesAndCarry']>();
       expect(event.data.futureField).toEqual({ nested: true });
     } else {
       expect.unreachable('narrowed to spv_request.completed');
@@ -116,6 +121,15 @@ describe.each(BUILDS)('Webhook#verify — %s', (_name, Webhook) => {
         /spvRequestSlug/,
       ],
       [{ ...completedEvent, data: { ...completedEvent.data, materialisedRefs: 'x' } }, /materialisedRefs/],
+      [
+        { ...completedEvent, data: { ...completedEvent.data, materialisedRefs: { opportunitySlug: 'o' } } },
+        /data\.materialisedRefs\.vehicleSlug of spv_request\.completed is not a string/,
+      ],
+      [
+        { ...completedEvent, data: { ...completedEvent.data, feesAndCarry: {} } },
+        /feesAndCarry\.shareClasses/,
+      ],
+      [{ ...completedEvent, data: { ...completedEvent.data, approvedAt: undefined } }, /data\.approvedAt/],
     ];
     for (const [event, message] of cases) {
       const { body, headers } = await delivery(event);
