@@ -9,9 +9,11 @@ type Middleware = (req: IncomingMessage & { body?: unknown }, res: ServerRespons
 
 let server: Server | undefined;
 afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  const current = server;
   server = undefined;
+  if (!current) return;
+  current.closeAllConnections();
+  await new Promise((resolve) => current.close(resolve));
 });
 
 /** A real loopback server on port 0 running `middlewares` in order, like an Express route. */
