@@ -39,6 +39,15 @@ export function useHmacEngine(
   engines.set(webhookClass, engine);
 }
 
+/** The engine registered for `target` or its nearest ancestor, so partners' subclasses keep their build's. */
+function engineFor(target: unknown): HmacEngine {
+  for (let cls = target; typeof cls === 'function'; cls = Object.getPrototypeOf(cls)) {
+    const engine = engines.get(cls as abstract new (...args: never[]) => unknown);
+    if (engine) return engine;
+  }
+  return webCryptoEngine;
+}
+
 /** Most entries a `webhook-signature` header may hold; rotation needs two or three. */
 export const MAX_SIGNATURES = 16;
 // Room for MAX_SIGNATURES entries of ~48 characters; a longer header is refused before it is split.
@@ -92,7 +101,7 @@ export class Webhook {
   readonly #now: () => number | Date;
 
   constructor(options: WebhookOptions) {
-    this.#engine = engines.get(new.target) ?? webCryptoEngine;
+    this.#engine = engineFor(new.target);
     this.#secrets = [...secretList(options)];
     this.#keyBytes = this.#secrets.map(decodeSecret);
     const tolerance = options.toleranceSeconds ?? 300;

@@ -194,6 +194,8 @@ describe('Webhook (web crypto build) key handling', () => {
     const subtleSign = vi.spyOn(crypto.subtle, 'sign');
     try {
       await new NodeWebhook({ secret: SECRET, now: () => NOW_MS }).verify(body, headers);
+      class PartnerWebhook extends NodeWebhook {} // a partner's subclass keeps the node:crypto path
+      await new PartnerWebhook({ secret: SECRET, now: () => NOW_MS }).verify(body, headers);
       expect(subtleSign).not.toHaveBeenCalled();
       await new WebWebhook({ secret: SECRET, now: () => NOW_MS }).verify(body, headers);
       expect(subtleSign).toHaveBeenCalledOnce();
