@@ -36,3 +36,18 @@ export async function approvedSpv(
     currency: spv?.currency ?? '',
   };
 }
+
+/** An approved SPV with one investor subscribed to it (awaiting the signed form). */
+export async function subscribedInvestor(env: FakeEnv, id = 'inv-sub') {
+  const spv = await approvedSpv(env);
+  const { results } = await env.client.investors.create(investorRows(1, id));
+  const personId = results[0]?.servicePersonId ?? '';
+  const created = await env.client.subscriptions.create(spv.spvSlug, [
+    {
+      servicePersonId: personId,
+      shareClassSlug: spv.shareClassSlug,
+      lumpSum: { currency: spv.currency, value: '25000.00' },
+    },
+  ]);
+  return { ...spv, personId, subscriptionSlug: created.results[0]?.subscriptionSlug ?? '' };
+}

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InputValidationError,
+  NotFoundError,
+  PermissionDeniedError,
+  UnprocessableEntityError,
+} from '../../src/core/errors.js';
+import type { SubscriptionInput } from '../../src/schemas/subscriptions.js';
+import { type FakeEnv, useFakeApi } from './fake-harness.js';
+import { approvedSpv, investorRows } from './fixtures.js';
+
+const api = useFakeApi();
+
+async function setup(env: FakeEnv) {
+  const spv = await approvedSpv(env);
+  const { results } = await env.client.investors.create(investorRows(2));
+  const rows: SubscriptionInput[] = results.map((r, i) => ({
+    servicePersonId: r.servicePersonId ?? '',
+    shareClassSlug: spv.shareClassSlug,
+    lumpSum: { currency: spv.currency, value: `${10_000 * (i + 1)}.50` },
+    partnerSubscriptionId: `sub-${i}`,
+  }));
+  return { ...spv, rows };
+}
+
+describe('client.subscriptions.create', () => {
+  it('subscribes investors with an Idempotency-Key; the same key replays', async () => {
+    const env = await api.start();
+    const { spvSlug, rows } = await setup(env);
+    const { data, response } = await env.client.subscriptions.create(spvSlug, rows).withResponse();
+    expect(response.status).toBe(201);
+    expect(data.results).toMatchObject([
+      {
+        spvSlug,
+        personId: rows[0]?.servicePersonId,
+        lumpSum: rows[0]?.lumpSum,
+        partnerSubscriptionId: 'sub-0',
+      },
+      { spvSlug, personId: rows[1]?.servicePersonId, lumpSum: { value: '20000.50' } },
+    ]);
+    const sent = env.apiRequests().at(-1);
+    expect(sent?.path).toBe(`/v1/spvs/${spvSlug}/subscriptions`);
+    expect(sent?.headers['idempotency-key']).toBe(response.idempotencyKey);
+
+    const key = 'subs-batch-1';
+    const first = await env.client.subscriptions.create(spvSlug, rows, { idempotencyKey: key });
+    const replay = await env.client.subscriptions.create(spvSlug, rows, { idempotencyKey: key });
+    expect(replay).toEqual(first);
+    expect(env.apiRequests().at(-1)?.replayed).toBe(true);
+    expect(env.fake.admin.snapshot().subscriptions).toHaveLength(2);
+  });
+
+  it('400 names each bad row value; 404 for an unknown SPV; 409 for a key reused with another body', async () => {
+    const env = await api.start();
+    const { spvSlug, rows, currency } = await setup(env);
+    const otherCurrency = currency === 'USD' ? 'EUR' : 'USD';
+    const bad = rows.map((r) => ({ ...r, lumpSum: { ...r.lumpSum, currency: otherCurrency } }));
+    const invalid = await env.client.subscriptions.create(spvSlug, bad).catch((e: unknown) => e);
+    expect(invalid).toBeInstanceOf(BadRequestError);
+    expect(invalid).toMatchObject({ status: 400, code: 'validation_failed' });
+    expect((invalid as BadRequestError).validationErrors).toEqual([
+      {
+        attribute: 'subscriptions[0].lumpSum.currency',
+        code: 'currency_mismatch',
+        message: expect.any(String),
+      },
+      {
+        attribute: 'subscriptions[1].lumpSum.currency',
+        code: 'currency_mismatch',
+        message: expect.any(String),
+      },
+    ]);
+    const missing = await env.client.subscriptions.create('spv_missing', rows).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(missing).toMatchObject({ code: 'spv_not_found' });
+
+    await env.client.subscriptions.create(spvSlug, rows.slice(0, 1), { idempotencyKey: 'k-1' });
+    const conflict = await env.client.subscriptions
+      .create(spvSlug, rows.slice(1), { idempotencyKey: 'k-1' })
+      .catch((e: unknown) => e);
+    expect(conflict).toBeInstanceOf(ConflictError);
+    expect(conflict).toMatchObject({ code: 'idempotency_key_conflict' });
+  });
+
+  it('401, 403 and 422 surface typed', async () => {
+    const env = await api.start();
+    const { spvSlug, rows } = await setup(env);
+    const stranger = await api.partner(env, { wrongKey: true });
+    await expect(stranger.client.subscriptions.create(spvSlug, rows)).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
+    const unprovisioned = await api.partner(env, { provisioned: false });
+    await expect(unprovisioned.client.subscriptions.create(spvSlug, rows)).rejects.toBeInstanceOf(
+      PermissionDeniedError,
+    );
+    const unprocessable = await env.client.subscriptions
+      .create(spvSlug, rows, { headers: { 'Idempotency-Key': 'bad key' } })
+      .catch((e: unknown) => e);
+    expect(unprocessable).toBeInstanceOf(UnprocessableEntityError);
+  });
+
+  it('refuses numbers as money, bad currency codes and empty ids before sending, naming each', async () => {
+    const env = await api.start();
+    const before = env.fake.requests.length;
+    const rows = [
+      { servicePersonId: 'per_1', shareClassSlug: 'a', lumpSum: { currency: 'EUR', value: 25000 } },
+      { servicePersonId: '', shareClassSlug: 'a', lumpSum: { currency: 'EURO', value: '1,000' } },
+      { servicePersonId: 'per_3', shareClassSlug: 'a', lumpSum: { currency: 'ZZZ', value: '0' } },
+    ] as unknown as SubscriptionInput[];
+    const error = await env.client.subscriptions.create('', rows).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputValidationError);
+    expect((error as InputValidationError).issues.map((i) => i.path)).toEqual([
+      'spvSlug',
+      'subscriptions.0.lumpSum.value',
+      'subscriptions.1.servicePersonId',
+      'subscriptions.1.lumpSum.currency',
+      'subscriptions.1.lumpSum.value',
+      'subscriptions.2.lumpSum.currency',
+      'subscriptions.2.lumpSum.value',
+    ]);
+    await expect(env.client.subscriptions.create('spv', [])).rejects.toThrow(/subscriptions/);
+    expect(env.fake.requests).toHaveLength(before);
+  });
+});

@@ -1,0 +1,124 @@
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { PartnerEquity } from '../../src/client.js';
+import type { UploadFile } from '../../src/core/file-source.js';
+import { useTestServer } from '../helpers/test-server.js';
+import { useFakeApi } from './fake-harness.js';
+import { fileBytes, spoolDirs, useTempDir } from './files.js';
+import { subscribedInvestor } from './fixtures.js';
+
+const api = useFakeApi();
+const temp = useTempDir();
+const server = useTestServer();
+
+async function download(url: string): Promise<{ type: string | null; bytes: Buffer }> {
+  const response = await fetch(url);
+  return { type: response.headers.get('content-type'), bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+describe('uploads: every kind of file source reaches the API byte for byte', () => {
+  const pdf = fileBytes('pdf', 300_000);
+  const sources: [string, () => Promise<UploadFile>, string][] = [
+    ['{ path }', async () => ({ path: await temp.write('alice.pdf', pdf) }), 'alice.pdf'],
+    ['a file: URL', async () => pathToFileURL(await temp.write('url.pdf', pdf)), 'url.pdf'],
+    ['a Buffer', async () => Buffer.from(pdf), 'signed-form.pdf'],
+    ['a Uint8Array', async () => new Uint8Array(pdf), 'signed-form.pdf'],
+    ['a Blob', async () => new Blob([pdf]), 'signed-form.pdf'],
+    ['a File (its name is sent)', async () => new File([pdf], 'scan-001.pdf'), 'scan-001.pdf'],
+    ['an fs.ReadStream', async () => createReadStream(await temp.write('s.pdf', pdf)), 'signed-form.pdf'],
+    ['a Node Readable', async () => Readable.from([pdf.subarray(0, 5), pdf.subarray(5)]), 'signed-form.pdf'],
+    ['a web ReadableStream', async () => new Blob([pdf]).stream(), 'signed-form.pdf'],
+  ];
+
+  it.each(sources)('%s', async (_name, make, filename) => {
+    const env = await api.start();
+    const { spvSlug, personId, subscriptionSlug } = await subscribedInvestor(env);
+    const result = await env.client.subscriptions.uploadSignedForm(spvSlug, personId, await make());
+    expect(result).toMatchObject({ subscriptionSlug, spvSlug, personId });
+    expect(result.subscriptionFormUrl.endsWith(`/${filename}`)).toBe(true);
+    const stored = await download(result.subscriptionFormUrl);
+    expect(stored.type).toBe('application/pdf');
+    expect(stored.bytes.equals(pdf)).toBe(true);
+    expect(await spoolDirs()).toEqual([]);
+  });
+
+  it.each(['jpeg', 'png', 'webp'] as const)('a %s is sniffed and accepted', async (kind) => {
+    const env = await api.start();
+    const { spvSlug, personId } = await subscribedInvestor(env);
+    const result = await env.client.subscriptions.uploadSignedForm(spvSlug, personId, fileBytes(kind), {
+      filename: `form.${kind}`,
+    });
+    expect((await download(result.subscriptionFormUrl)).type).toBe(`image/${kind}`);
+    expect(result.subscriptionFormUrl.endsWith(`/form.${kind}`)).toBe(true);
+  });
+
+  it('the funding receipt carries amount, currency and wireReference after the form', async () => {
+    const env = await api.start();
+    const { spvSlug, personId, currency, subscriptionSlug } = await subscribedInvestor(env);
+    await env.client.subscriptions.uploadSignedForm(spvSlug, personId, fileBytes('pdf'));
+    const receipt = await env.client.subscriptions.uploadFundingReceipt(spvSlug, personId, {
+      file: { path: await temp.write('wire.png', fileBytes('png')) },
+      amount: '25000.00',
+      currency,
+      wireReference: 'WIRE-2025-0001',
+    });
+    expect(receipt).toMatchObject({
+      subscriptionSlug,
+      amount: '25000.00',
+      currency,
+      wireReference: 'WIRE-2025-0001',
+    });
+    expect((await download(receipt.fundingReceiptUrl)).type).toBe('image/png');
+    expect(env.fake.admin.snapshot().subscriptions[0]?.status).toBe('funding-received');
+  });
+});
+
+describe('uploads: the multipart body on the wire', () => {
+  const client = () =>
+    new PartnerEquity({
+      baseUrl: server().url,
+      authenticator: { getToken: async () => 'token', onUnauthorized: async () => false },
+      logLevel: 'off',
+    });
+
+  it('text fields, then one file part with the sniffed Content-Type and the filename', async () => {
+    server().reply({ status: 201, body: {} });
+    const sdk = client();
+    await sdk.subscriptions
+      .uploadFundingReceipt('spv_1', 'per_1', {
+        file: fileBytes('jpeg', 64),
+        amount: '10.5',
+        currency: 'EUR',
+        wireReference: 'W-1',
+        filename: 'wire "1".jpg',
+      })
+      .catch(() => undefined); // the stub's empty body does not parse; the request is what matters
+    await sdk.close();
+    const [sent] = server().requests;
+    expect(sent?.path).toBe('/v1/spvs/spv_1/subscription/per_1/fundings');
+    expect(sent?.headers['idempotency-key']).toBeUndefined();
+    const boundary = /boundary=(.+)$/.exec(sent?.headers['content-type'] ?? '')?.[1];
+    const parts = sent?.body.toString('latin1').split(`--${boundary}`).slice(1, -1) ?? [];
+    expect(parts.map((part) => /name="([^"]+)"/.exec(part)?.[1])).toEqual([
+      'amount',
+      'currency',
+      'wireReference',
+      'file',
+    ]);
+    expect(parts[0]).toContain('\r\n\r\n10.5\r\n');
+    expect(parts[3]).toMatch(/filename="wire %221%22\.jpg"\r\nContent-Type: image\/jpeg\r\n\r\n/);
+  });
+
+  it('is not retried on a 503 (no idempotency key): one request, the error says 1 attempt', async () => {
+    server().reply({ status: 503, body: { code: 'service_unavailable', detail: 'down', errorId: 'e1' } });
+    const sdk = client();
+    const error = await sdk.subscriptions
+      .uploadSignedForm('spv', 'per', fileBytes('pdf'))
+      .catch((e: unknown) => e);
+    await sdk.close();
+    expect(error).toMatchObject({ status: 503, attempts: 1, errorId: 'e1' });
+    expect(server().requests).toHaveLength(1);
+  });
+});
