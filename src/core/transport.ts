@@ -118,13 +118,20 @@ export function fetchTransport(
 
 async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader();
+  let finished = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return;
+      if (done) {
+        finished = true;
+        return;
+      }
       yield value;
     }
   } finally {
+    // Stopped early (over the size cap): cancel through the reader — the stream is locked, so the caller's
+    // `body.cancel()` cannot — or the connection stays open, half-read, for as long as the server writes.
+    if (!finished) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
 }
