@@ -68,6 +68,7 @@ export function http(baseUrl: string, fetchImpl: FetchLike = viaUndici) {
       form?: Record<string, string>;
       body?: BodyInit;
       headers?: Record<string, string>;
+      signal?: AbortSignal;
     } = {},
   ): Promise<Reply> {
     const headers: Record<string, string> = { ...options.headers };
@@ -85,6 +86,7 @@ export function http(baseUrl: string, fetchImpl: FetchLike = viaUndici) {
       method,
       headers,
       ...(body === undefined ? {} : { body }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     const text = await response.text();
     let parsed: unknown;

@@ -106,6 +106,10 @@ export class WebhookSender {
           ...signed,
           'content-type': 'application/json',
           'user-agent': 'partner-equity-fake-webhooks/1',
+          // MSW's bypass marker. A delivery started while MSW handles a request runs in MSW's async context
+          // and would be intercepted (and refused under `onUnhandledFrame: 'error'`); the marker sends it on
+          // to the real receiver, and MSW strips it first.
+          accept: 'msw/passthrough',
         },
         body: event.body,
         headersTimeout: this.#timeoutMs,
