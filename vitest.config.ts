@@ -1,8 +1,21 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
 export default defineConfig({
+  // Examples import the package by its published name, as a partner would; mirrors tsconfig `paths`.
+  // Exact-match patterns so '@partner-equity/sdk' does not swallow its subpaths.
+  resolve: {
+    alias: [
+      { find: /^@partner-equity\/sdk$/, replacement: src('index.ts') },
+      { find: /^@partner-equity\/sdk\/webhooks$/, replacement: src('webhooks/index.node.ts') },
+      { find: /^@partner-equity\/sdk\/testing$/, replacement: src('testing/index.ts') },
+    ],
+  },
   test: {
-    include: ['test/**/*.test.ts'],
+    // examples/**/*.test.ts: the integration test partners copy runs with the suite, so it cannot rot.
+    include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Tests use real loopback sockets; fake clocks are injected per test, never global sleeps.

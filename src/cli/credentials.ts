@@ -1,0 +1,79 @@
+import { readFile } from 'node:fs/promises';
+import type { ClientOptions } from '../core/client-options.js';
+import type { CliIo, OptionSpec, OptionValues } from './command.js';
+import { stringValue } from './parse-options.js';
+import { UsageError } from './usage-error.js';
+
+/** Environment variables the CLI and `npm run quickstart` read credentials from. */
+export const CREDENTIAL_ENV = {
+  baseUrl: 'PE_BASE_URL',
+  clientId: 'PE_CLIENT_ID',
+  issuer: 'PE_ISSUER',
+  privateKeyFile: 'PE_PRIVATE_KEY_FILE',
+  keyId: 'PE_KEY_ID',
+} as const;
+
+/** Flags naming the client credentials; each falls back to its environment variable. */
+export const credentialOptions: Record<string, OptionSpec> = {
+  'base-url': {
+    type: 'string',
+    valueName: '<url>',
+    env: CREDENTIAL_ENV.baseUrl,
+    description: 'Environment base URL, exactly as registered (the JWT aud)',
+  },
+  'client-id': {
+    type: 'string',
+    valueName: '<id>',
+    env: CREDENTIAL_ENV.clientId,
+    description: 'Your client_id',
+  },
+  issuer: {
+    type: 'string',
+    valueName: '<url>',
+    env: CREDENTIAL_ENV.issuer,
+    description: 'Your own API base URL (the JWT iss)',
+  },
+  'private-key-file': {
+    type: 'string',
+    valueName: '<file>',
+    env: CREDENTIAL_ENV.privateKeyFile,
+    description: 'Your Ed25519 private key (PKCS#8 PEM)',
+  },
+  'key-id': {
+    type: 'string',
+    valueName: '<kid>',
+    env: CREDENTIAL_ENV.keyId,
+    description: 'Registered key id, sent as the JWT kid (optional)',
+  },
+};
+
+/** Client options from flags, else environment variables; every missing one is named in one error. */
+export async function readCredentials(
+  values: OptionValues,
+  io: CliIo,
+): Promise<Pick<ClientOptions, 'baseUrl' | 'clientId' | 'issuer' | 'privateKey' | 'keyId'>> {
+  const read = (flag: string, env: string) => {
+    const value = stringValue(values, flag) ?? io.env[env];
+    return value === '' ? undefined : value;
+  };
+  const baseUrl = read('base-url', CREDENTIAL_ENV.baseUrl);
+  const clientId = read('client-id', CREDENTIAL_ENV.clientId);
+  const issuer = read('issuer', CREDENTIAL_ENV.issuer);
+  const keyFile = read('private-key-file', CREDENTIAL_ENV.privateKeyFile);
+  const keyId = read('key-id', CREDENTIAL_ENV.keyId);
+  const missing = [
+    baseUrl === undefined && `--base-url (${CREDENTIAL_ENV.baseUrl})`,
+    clientId === undefined && `--client-id (${CREDENTIAL_ENV.clientId})`,
+    issuer === undefined && `--issuer (${CREDENTIAL_ENV.issuer})`,
+    keyFile === undefined && `--private-key-file (${CREDENTIAL_ENV.privateKeyFile})`,
+  ].filter((item) => item !== false);
+  if (missing.length > 0) throw new UsageError(`missing ${missing.join(', ')}`);
+  const privateKey = await readFile(keyFile!, 'utf8');
+  return {
+    baseUrl: baseUrl!,
+    clientId: clientId!,
+    issuer: issuer!,
+    privateKey,
+    ...(keyId !== undefined && { keyId }),
+  };
+}
