@@ -6,6 +6,8 @@ export default defineConfig({
     // Webhooks: a Web Crypto build (default condition) and a node:crypto build (`node` condition).
     'webhooks/index': 'src/webhooks/index.ts',
     'webhooks/index.node': 'src/webhooks/index.node.ts',
+    // The fake API for tests (`@partner-equity/sdk/testing`); needs the optional peer dependency msw.
+    'testing/index': 'src/testing/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
