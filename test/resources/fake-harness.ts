@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterEach } from 'vitest';
 import { PartnerEquity } from '../../src/client.js';
 import type { ClientOptions } from '../../src/core/client-options.js';
-import type { FakePartnerEquityOptions } from '../../src/testing/index.js';
+import type { FakePartnerCredentials, FakePartnerEquityOptions } from '../../src/testing/index.js';
 import { FakePartnerEquity } from '../../src/testing/index.js';
 
 /** A fake API on a loopback port and an SDK client of one registered partner. */
@@ -10,6 +10,8 @@ export interface FakeEnv {
   fake: FakePartnerEquity;
   client: PartnerEquity;
   clientId: string;
+  /** The partner's credentials as the fake issued them (the client may sign with another key: `wrongKey`). */
+  credentials: FakePartnerCredentials;
   /** Requests that reached the fake for routes other than the token endpoint. */
   apiRequests(): FakePartnerEquity['requests'][number][];
 }
@@ -61,6 +63,7 @@ export function useFakeApi(): FakeApi {
       fake,
       client,
       clientId: credentials.clientId,
+      credentials,
       apiRequests: () => fake.requests.filter((request) => request.path !== '/v1/oauth2/tokens'),
     };
   };
