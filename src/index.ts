@@ -13,6 +13,7 @@ export {
 } from './auth/signer.js';
 export { type ClientOverrides, PartnerEquity } from './client.js';
 export { APIPromise, type RawResponse, type WithResponse } from './core/api-promise.js';
+export type { BulkChunkReport, BulkProgress } from './core/bulk-run.js';
 export type { ClientOptions } from './core/client-options.js';
 export type { Clock } from './core/clock.js';
 export {
@@ -41,10 +42,60 @@ export {
   type ValidationErrorItem,
   type ValidationIssue,
 } from './core/errors.js';
+export type { UploadFile } from './core/file-source.js';
 export { deriveIdempotencyKey } from './core/idempotency.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export { PagePromise } from './core/page-promise.js';
 export type { RequestOptions } from './core/request-options.js';
 export type { RetryConfig } from './core/retry-policy.js';
-export type { TokenInfo } from './resources/oauth.js';
+export type { ContractDocuments } from './resources/contract-documents.js';
+export type { Contracts } from './resources/contracts.js';
+export type { IdempotentRequestOptions } from './resources/idempotent-request-options.js';
+export type { InvestorBulkResult, InvestorCreateOptions, Investors } from './resources/investors.js';
+export type { OAuth, TokenInfo } from './resources/oauth.js';
+export type { SpvRequests } from './resources/spv-requests.js';
+export type { Subscriptions } from './resources/subscriptions.js';
+export type { System } from './resources/system.js';
+export type { FundingReceiptUpload, SignedFormUploadOptions } from './resources/upload-options.js';
+export type {
+  CatalogAttribute,
+  ContractCatalog,
+  ContractCatalogList,
+  ContractDocumentKind,
+  ContractPrimitive,
+  ContractPrimitiveList,
+  ContractSample,
+  ContractSampleList,
+  ContractTemplate,
+  ContractTemplateList,
+  ContractVersion,
+  ContractVersionList,
+} from './schemas/contracts.js';
+export type { InvestorInput, InvestorResult, InvestorRowError } from './schemas/investors.js';
+export type {
+  FeesAndCarry,
+  MaterialisedRefs,
+  SetupFee,
+  ShareClass,
+  SpvRequest,
+  SpvRequestCreate,
+  SpvRequestListParams,
+  SpvRequestPage,
+  SpvRequestStatus,
+} from './schemas/spv-requests.js';
+export type {
+  LumpSum,
+  LumpSumResult,
+  SubscriptionCreateResponse,
+  SubscriptionInput,
+  SubscriptionResult,
+  SubscriptionStatus,
+} from './schemas/subscriptions.js';
+export type { HealthResponse, OpenApiDocument, RootResponse } from './schemas/system.js';
+export {
+  type FundingReceiptUploadResult,
+  MAX_UPLOAD_BYTES,
+  type SignedFormUploadResult,
+  type UploadMediaType,
+} from './schemas/uploads.js';
 export { VERSION } from './version.js';

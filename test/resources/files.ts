@@ -15,8 +15,8 @@ export const MAGIC = {
 } as const;
 
 /** `size` bytes starting with `kind`'s magic bytes, the rest a repeating pattern. */
-export function fileBytes(kind: keyof typeof MAGIC, size = 4096): Buffer {
-  const bytes = Buffer.alloc(size, 0x2e);
+export function fileBytes(kind: keyof typeof MAGIC, size = 4096): Buffer<ArrayBuffer> {
+  const bytes = Buffer.alloc(size, 0x2e) as Buffer<ArrayBuffer>;
   Buffer.from(MAGIC[kind]).copy(bytes, 0);
   for (let i = MAGIC[kind].length; i < size; i += 997) bytes[i] = i % 251;
   return bytes;
