@@ -54,6 +54,14 @@ describe('uploads: every kind of file source reaches the API byte for byte', () 
     expect(result.subscriptionFormUrl.endsWith(`/form.${kind}`)).toBe(true);
   });
 
+  it('streams { path } through the fetch transport too', async () => {
+    const env = await api.start({ client: { fetch: globalThis.fetch } });
+    const { spvSlug, personId } = await subscribedInvestor(env);
+    const path = await temp.write('via-fetch.pdf', pdf);
+    const result = await env.client.subscriptions.uploadSignedForm(spvSlug, personId, { path });
+    expect((await download(result.subscriptionFormUrl)).bytes.equals(pdf)).toBe(true);
+  });
+
   it('the funding receipt carries amount, currency and wireReference after the form', async () => {
     const env = await api.start();
     const { spvSlug, personId, currency, subscriptionSlug } = await subscribedInvestor(env);

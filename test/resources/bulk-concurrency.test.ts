@@ -1,0 +1,99 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { PartnerEquity } from '../../src/client.js';
+import { deriveIdempotencyKey } from '../../src/core/idempotency.js';
+import { useTestServer } from '../helpers/test-server.js';
+import { investorRows } from './fixtures.js';
+
+const server = useTestServer();
+
+function client(): PartnerEquity {
+  return new PartnerEquity({
+    baseUrl: server().url,
+    authenticator: { getToken: async () => 'token', onUnauthorized: async () => false },
+    logLevel: 'off',
+  });
+}
+
+/** Answers every investors request after a short real delay, counting requests in flight. */
+function investorsServer() {
+  const stats = { active: 0, maxActive: 0 };
+  server().fallback(async (request) => {
+    stats.active += 1;
+    stats.maxActive = Math.max(stats.maxActive, stats.active);
+    await delay(5);
+    stats.active -= 1;
+    const { investors } = JSON.parse(request.text) as { investors: { partnerInvestorId: string }[] };
+    // Answered in reverse: results are matched by partnerInvestorId, not by position.
+    const results = investors
+      .map((row, i) => ({
+        partnerInvestorId: row.partnerInvestorId,
+        status: 'created',
+        servicePersonId: `per_${i}`,
+      }))
+      .reverse();
+    return { status: 200, body: { results } };
+  });
+  return stats;
+}
+
+describe('investors.create chunking on the wire', () => {
+  it('keeps at most `concurrency` chunk requests in flight and sends each row once', async () => {
+    const stats = investorsServer();
+    const sdk = client();
+    const rows = investorRows(100);
+    const result = await sdk.investors.create(rows, { chunkSize: 10, concurrency: 3 });
+    await sdk.close();
+    expect(stats.maxActive).toBe(3);
+    const sent = server().requests.flatMap(
+      (r) => (JSON.parse(r.text) as { investors: { partnerInvestorId: string }[] }).investors,
+    );
+    expect(sent.map((row) => row.partnerInvestorId).sort()).toEqual(
+      rows.map((row) => row.partnerInvestorId).sort(),
+    );
+    expect(result.results.map((r) => r.partnerInvestorId)).toEqual(rows.map((r) => r.partnerInvestorId));
+  });
+
+  it('derives each chunk key from the call key and the chunk rows: stable across runs, new when rows change', async () => {
+    investorsServer();
+    const sdk = client();
+    const rows = investorRows(4);
+    const keysOf = async (input: typeof rows) => {
+      const before = server().requests.length;
+      await sdk.investors.create(input, { chunkSize: 2, idempotencyKey: 'run-1' });
+      return server()
+        .requests.slice(before)
+        .map((r) => r.headers['idempotency-key'])
+        .sort();
+    };
+    const first = await keysOf(rows);
+    expect(first).toEqual(
+      [
+        deriveIdempotencyKey('run-1-0', rows.slice(0, 2)),
+        deriveIdempotencyKey('run-1-1', rows.slice(2, 4)),
+      ].sort(),
+    );
+    expect(await keysOf(rows)).toEqual(first);
+    const changed = [...rows];
+    changed[3] = { ...rows[3]!, lastName: 'Changed' };
+    const third = await keysOf(changed);
+    expect(third).toContain(deriveIdempotencyKey('run-1-0', rows.slice(0, 2)));
+    expect(third).not.toContain(deriveIdempotencyKey('run-1-1', rows.slice(2, 4)));
+    await sdk.close();
+  });
+
+  it('a row the API leaves unanswered comes back failed and retryable', async () => {
+    server().reply({
+      status: 200,
+      body: { results: [{ partnerInvestorId: 'inv-0', status: 'created', servicePersonId: 'p' }] },
+    });
+    const sdk = client();
+    const result = await sdk.investors.create(investorRows(2));
+    await sdk.close();
+    expect(result.results[1]).toEqual({
+      partnerInvestorId: 'inv-1',
+      status: 'failed',
+      error: { code: 'missing_result', message: 'The API returned no result for this row', retryable: true },
+    });
+  });
+});
