@@ -23,15 +23,16 @@ import { startReconciler } from './webhooks/reconciler.js';
 import { WebhookSender } from './webhooks/webhook-sender.js';
 import type { EmittedEvent } from './webhooks/webhook-types.js';
 
-/** Credentials of a partner the fake registered: spread them into `new PartnerEquity({ ...partner })`. */
+/**
+ * Credentials of a partner the fake registered, exactly the four client options: spread them into
+ * `new PartnerEquity({ ...partner, clock: fake.clock })`.
+ */
 export interface FakePartnerCredentials {
   baseUrl: string;
   clientId: string;
   issuer: string;
   /** PKCS#8 PEM of the Ed25519 key (hidden from `JSON.stringify` and `util.inspect`). */
   privateKey: string;
-  applicationName: string;
-  provisioned: boolean;
 }
 
 /** Options of {@link FakePartnerEquity.createPartner}. */
@@ -175,15 +176,9 @@ export class FakePartnerEquity {
       applicationName,
       tenantSlug: options.tenantSlug ?? `tenant-${n}`,
     });
-    const credentials = {
-      baseUrl: this.baseUrl,
-      clientId,
-      issuer,
-      applicationName,
-      provisioned,
-    } as FakePartnerCredentials;
     const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-    Object.defineProperty(credentials, 'privateKey', { value: pem, enumerable: true });
+    const credentials: FakePartnerCredentials = { baseUrl: this.baseUrl, clientId, issuer, privateKey: pem };
+    // Spreading still copies the key (the SDK needs it); serialising or inspecting the object does not.
     const redacted = () => ({ ...credentials, privateKey: '[redacted]' });
     Object.defineProperty(credentials, 'toJSON', { value: redacted, enumerable: false });
     Object.defineProperty(credentials, inspect.custom, { value: redacted, enumerable: false });

@@ -126,6 +126,41 @@ describe('POST /v1/oauth2/tokens — JWT-bearer grant', () => {
   });
 });
 
+describe('admin.registerClient', () => {
+  it('registers a key held elsewhere (PEM or JWK public key) and verifies assertions signed by it', async () => {
+    await setup();
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    fake.admin.registerClient({
+      clientId: 'kms-client',
+      issuer: 'https://kms.example',
+      publicKey: publicKey.export({ format: 'jwk' }),
+    });
+    fake.admin.registerClient({
+      clientId: 'pem-client',
+      issuer: 'https://pem.example',
+      publicKey: publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+    });
+    for (const [clientId, issuer] of [
+      ['kms-client', 'https://kms.example'],
+      ['pem-client', 'https://pem.example'],
+    ] as const) {
+      const assertion = signAssertion(
+        { baseUrl: partner.baseUrl, clientId, issuer, privateKey: pem },
+        fake.clock.now(),
+      );
+      expect((await exchange(assertion)).status).toBe(201);
+    }
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey;
+    expect(() => fake.admin.registerClient({ clientId: 'rsa', issuer: 'x', publicKey: rsa })).toThrow(
+      TypeError,
+    );
+    expect(() => fake.admin.registerClient({ clientId: 'kms-client', issuer: 'x', publicKey })).toThrow(
+      /already/,
+    );
+  });
+});
+
 describe('GET /v1/oauth2/info', () => {
   it('200 describes the token; 401 without, with a bad, or with an expired token', async () => {
     await setup();
@@ -135,7 +170,7 @@ describe('GET /v1/oauth2/info', () => {
     expect(TokenInfo.parse(info.body)).toMatchObject({
       clientId: partner.clientId,
       clientType: 'partner',
-      applicationName: partner.applicationName,
+      applicationName: 'Partner app 1',
     });
     const none = await call('GET', '/v1/oauth2/info');
     expect(none.status).toBe(401);

@@ -167,6 +167,19 @@ describe('POST /v1/spv-requests', () => {
     expect(notJson.body.detail[0].type).toBe('json_invalid');
   });
 
+  it('413 for a JSON body over maxJsonBodyBytes', async () => {
+    const started = await startFake({ maxJsonBodyBytes: 2_000 });
+    fake = started.fake;
+    const big = spvBody({ name: 'x'.repeat(3_000) });
+    const reply = await started.call('POST', '/v1/spv-requests', {
+      token: started.token,
+      headers: idem(),
+      json: big,
+    });
+    expect(reply.status).toBe(413);
+    expect(reply.body.code).toBe('payload_too_large');
+  });
+
   it('401 without a token', async () => {
     const { call } = await setup();
     expect((await call('POST', '/v1/spv-requests', { headers: idem(), json: spvBody() })).status).toBe(401);
