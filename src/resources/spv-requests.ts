@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { APIPromise } from '../core/api-promise.js';
-import { InputValidationError } from '../core/errors.js';
+import { ConflictError, InputValidationError } from '../core/errors.js';
 import { PagePromise } from '../core/page-promise.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { Requester } from '../core/requester.js';
@@ -106,12 +106,22 @@ export class SpvRequests {
 
   /**
    * `DELETE /v1/spv-requests/{slug}` — cancels a request still `pending-review`; resolves with it
-   * `cancelled`. A request already approved, rejected or cancelled gives a `ConflictError` — also when a
-   * retried attempt finds the request cancelled by an earlier attempt whose answer was lost
-   * (`error.attempts > 1`): check with `get()` then.
+   * `cancelled`. A request already approved, rejected or cancelled gives a `ConflictError`. When a retried
+   * attempt meets that 409 (an earlier attempt cancelled it and its answer was lost), the SDK reads the
+   * request back and resolves with it if it is `cancelled`.
    */
   cancel(slug: string, options?: RequestOptions): APIPromise<SpvRequest> {
-    return this.#bySlug('DELETE', slug, options);
+    const cancelled = this.#bySlug('DELETE', slug, options).withResponse();
+    return new APIPromise(
+      cancelled.catch(async (error: unknown) => {
+        // A 409 on a retried DELETE: an earlier attempt may have cancelled the request and lost its response
+        // (dropped connection, timeout). Read it back; cancelled means this call's goal holds.
+        if (!(error instanceof ConflictError) || error.attempts < 2) throw error;
+        const current = await this.#bySlug('GET', slug, options).withResponse();
+        if (current.data.status !== 'cancelled') throw error;
+        return current;
+      }),
+    );
   }
 
   #bySlug(
