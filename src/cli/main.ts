@@ -1,6 +1,7 @@
 import { VERSION } from '../version.js';
 import type { CliIo, Command } from './command.js';
 import { keysGenerate } from './commands/keys-generate.js';
+import { mock } from './commands/mock.js';
 import { token } from './commands/token.js';
 import { webhooksListen } from './commands/webhooks-listen.js';
 import { webhooksSign } from './commands/webhooks-sign.js';
@@ -14,6 +15,7 @@ import { UsageError } from './usage-error.js';
 export const commands: readonly Command[] = [
   keysGenerate,
   token,
+  mock,
   webhooksSign,
   webhooksVerify,
   webhooksListen,

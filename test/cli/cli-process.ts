@@ -13,8 +13,10 @@ export interface CliResult {
 }
 
 export interface CliRunOptions {
-  /** Written to stdin, then stdin is closed (it is always closed, so nothing waits on a terminal). */
+  /** Written to stdin, then stdin is closed (always, so nothing waits on a terminal) unless `keepStdinOpen`. */
   input?: string | Uint8Array;
+  /** Leave stdin open for `child.stdin.write()` (`startCli` only). */
+  keepStdinOpen?: boolean;
   env?: Record<string, string | undefined>;
   cwd?: string;
 }
@@ -80,7 +82,11 @@ export function startCli(args: readonly string[], options: CliRunOptions = {}): 
     err += chunk;
     notify();
   });
-  child.stdin.end(options.input);
+  if (options.keepStdinOpen) {
+    if (options.input !== undefined) child.stdin.write(options.input);
+  } else {
+    child.stdin.end(options.input);
+  }
   const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   void exited.then(notify);
   return {

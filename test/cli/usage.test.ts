@@ -5,6 +5,7 @@ import { runCli } from './cli-process.js';
 const subcommands = [
   ['keys', 'generate'],
   ['token'],
+  ['mock'],
   ['webhooks', 'sign'],
   ['webhooks', 'verify'],
   ['webhooks', 'listen'],
