@@ -25,9 +25,10 @@ interface UploadedFile {
 }
 
 /**
- * Checks in this order: 422 (missing or non-file `file`, missing text fields), 413 (file over the limit),
- * 400 (empty file, invalid field values), 415 (bytes that are not PDF/JPEG/PNG/WEBP, whatever the declared
- * type). The state checks (404, 409) follow in `run`.
+ * Checks in this order: 400 (not multipart, unparseable; 413 if the body is far over the limit), 422
+ * (missing or non-file `file`, missing text fields), 413 (file over the limit), 400 (empty file, invalid
+ * field values), 415 (bytes that are not PDF/JPEG/PNG/WEBP, whatever the declared type). The state checks
+ * (404, 409) follow in `run`.
  */
 async function readUpload(
   ctx: RouteContext,
