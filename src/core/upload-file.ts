@@ -56,6 +56,7 @@ export async function prepareUpload(source: FileSource, rules: UploadRules): Pro
       checkSize(size, rules.maxBytes);
       const contentType = decideType(await readHead(source.path), rules);
       const blob = await openAsBlob(source.path, { type: contentType });
+      checkSize(blob.size, rules.maxBytes); // the file may have changed since it was measured
       return done(blob, rules, contentType, basename(source.path), nothing);
     }
     case 'blob': {

@@ -95,22 +95,25 @@ export class Subscriptions {
   ): APIPromise<SignedFormUploadResult> {
     const args = inputIssues(PersonArgs, { spvSlug, personId });
     const opts = inputIssues(SignedFormOptions, options ?? {});
-    return sendUpload(this.#requester, {
-      subject: 'subscriptions.uploadSignedForm input',
-      issues: [...args.issues, ...opts.issues],
-      file,
-      rules: {
-        maxBytes: opts.data?.maxBytes ?? MAX_UPLOAD_BYTES,
-        contentType: opts.data?.contentType,
-        trustDeclaredType: false,
-        filename: opts.data?.filename,
-        defaultName: 'signed-form',
-      },
-      path: documentPath(spvSlug, personId, 'forms'),
-      fields: {},
-      response: SignedFormUploadResult,
-      options: requestOptions(options),
-    });
+    return guarded(() =>
+      sendUpload(this.#requester, {
+        subject: 'subscriptions.uploadSignedForm input',
+        issues: [...args.issues, ...opts.issues],
+        file,
+        rules: {
+          maxBytes: opts.data?.maxBytes ?? MAX_UPLOAD_BYTES,
+          contentType: opts.data?.contentType,
+          trustDeclaredType: false,
+          filename: opts.data?.filename,
+          defaultName: 'signed-form',
+        },
+        // Built from the checked arguments only: a non-string id must be reported, not thrown on here.
+        path: args.data === undefined ? '' : documentPath(args.data.spvSlug, args.data.personId, 'forms'),
+        fields: {},
+        response: SignedFormUploadResult,
+        options: requestOptions(options),
+      }),
+    );
   }
 
   /**
@@ -127,24 +130,27 @@ export class Subscriptions {
     const args = inputIssues(PersonArgs, { spvSlug, personId });
     const input = inputIssues(FundingReceiptInput, receipt);
     const fields = input.data;
-    return sendUpload(this.#requester, {
-      subject: 'subscriptions.uploadFundingReceipt input',
-      issues: [...args.issues, ...input.issues],
-      file: (receipt as { file?: unknown } | undefined)?.file,
-      rules: {
-        maxBytes: fields?.maxBytes ?? MAX_UPLOAD_BYTES,
-        contentType: fields?.contentType,
-        trustDeclaredType: true,
-        filename: fields?.filename,
-        defaultName: 'funding-receipt',
-      },
-      path: documentPath(spvSlug, personId, 'fundings'),
-      fields:
-        fields === undefined
-          ? {}
-          : { amount: fields.amount, currency: fields.currency, wireReference: fields.wireReference },
-      response: FundingReceiptUploadResult,
-      options: requestOptions(options),
-    });
+    return guarded(() =>
+      sendUpload(this.#requester, {
+        subject: 'subscriptions.uploadFundingReceipt input',
+        issues: [...args.issues, ...input.issues],
+        file: (receipt as { file?: unknown } | undefined)?.file,
+        rules: {
+          maxBytes: fields?.maxBytes ?? MAX_UPLOAD_BYTES,
+          contentType: fields?.contentType,
+          trustDeclaredType: true,
+          filename: fields?.filename,
+          defaultName: 'funding-receipt',
+        },
+        // Built from the checked arguments only: a non-string id must be reported, not thrown on here.
+        path: args.data === undefined ? '' : documentPath(args.data.spvSlug, args.data.personId, 'fundings'),
+        fields:
+          fields === undefined
+            ? {}
+            : { amount: fields.amount, currency: fields.currency, wireReference: fields.wireReference },
+        response: FundingReceiptUploadResult,
+        options: requestOptions(options),
+      }),
+    );
   }
 }
