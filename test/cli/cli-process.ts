@@ -25,9 +25,18 @@ export interface CliRunOptions {
 // the same process, so signals reach the command itself; the code tsup bundles into dist/cli/index.js).
 // PE_* variables of the test runner's shell never leak in.
 function spawnCli(args: readonly string[], options: CliRunOptions): ChildProcessWithoutNullStreams {
+  return spawnScript(entry, args, options);
+}
+
+/** Any TypeScript file of the repository run as its own process, e.g. an example. */
+export function spawnScript(
+  file: string,
+  args: readonly string[],
+  options: CliRunOptions,
+): ChildProcessWithoutNullStreams {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const name of Object.keys(env)) if (name.startsWith('PE_')) delete env[name];
-  return spawn(process.execPath, ['--import', tsxLoader, entry, ...args], {
+  return spawn(process.execPath, ['--import', tsxLoader, file, ...args], {
     cwd: options.cwd ?? root,
     env: { ...env, TSX_TSCONFIG_PATH: `${root}tsconfig.json`, ...options.env },
     stdio: 'pipe',
@@ -36,7 +45,19 @@ function spawnCli(args: readonly string[], options: CliRunOptions): ChildProcess
 
 /** Runs `partner-equity <args>` to completion. */
 export function runCli(args: readonly string[], options: CliRunOptions = {}): Promise<CliResult> {
-  const child = spawnCli(args, options);
+  return collect(spawnCli(args, options), options);
+}
+
+/** Runs a TypeScript file of the repository (path relative to its root) to completion. */
+export function runScript(
+  file: string,
+  args: readonly string[] = [],
+  options: CliRunOptions = {},
+): Promise<CliResult> {
+  return collect(spawnScript(`${root}${file}`, args, options), options);
+}
+
+function collect(child: ChildProcessWithoutNullStreams, options: CliRunOptions): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

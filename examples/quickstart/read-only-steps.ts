@@ -1,0 +1,49 @@
+// The part of the tour that changes nothing: it runs against the fake, or against a real environment.
+import type { PartnerEquity } from '@partner-equity/sdk';
+import type { RecordingLogger, Report } from './report.js';
+
+/** What later steps reuse. */
+export interface ReadOnlyFindings {
+  latestContractVersion: string;
+}
+
+export async function readOnlySteps(
+  client: PartnerEquity,
+  log: RecordingLogger,
+  report: Report,
+): Promise<ReadOnlyFindings> {
+  report.step('Service');
+  const root = await client.system.root();
+  const health = await client.system.health();
+  report.line(`GET /            ${JSON.stringify(root)}`);
+  report.line(`GET /public/hc   ${JSON.stringify(health)}`);
+
+  report.step('Access token (EdDSA JWT assertion → bearer token; cached and renewed by the client)');
+  const info = await client.oauth.info();
+  for (const line of log.about('/v1/oauth2/tokens')) {
+    report.line(line.message);
+    // The SDK's logs redact secrets: the tokens themselves never appear, their lifetimes do.
+    report.line(`response body (as logged): ${String(line.fields?.['responseBody'])}`);
+  }
+  report.line(`token info: ${JSON.stringify(info)}`);
+
+  report.step('Contracts');
+  const { latest, versions } = await client.contracts.versions();
+  report.line(`versions: ${versions.map((v) => v.version).join(', ')} (latest ${latest})`);
+  const { templates } = await client.contracts.templates.list(latest);
+  report.line(`templates in ${latest}: ${templates.map((t) => t.name).join(', ')}`);
+  const first = templates[0];
+  if (first !== undefined) {
+    const template = await client.contracts.templates.get(latest, first.name);
+    const required = Array.isArray(template.schema['required']) ? template.schema['required'] : [];
+    report.line(
+      `template ${template.name}: "${template.title}"; required attributes: ${required.join(', ')}`,
+    );
+  }
+
+  report.step('SPV requests (first page)');
+  const page = await client.spvRequests.list({ perPage: 5 });
+  report.line(`${page.count} request(s) in total; this page: ${page.documents.length}`);
+  for (const request of page.documents) report.line(`- ${request.spvRequestSlug}  ${request.status}`);
+  return { latestContractVersion: latest };
+}
