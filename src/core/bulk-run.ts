@@ -1,6 +1,6 @@
 import type { APIPromise, RawResponse } from './api-promise.js';
 import { splitChunks } from './bulk-chunks.js';
-import { runPool } from './bulk-pool.js';
+import { type PoolVerdict, runPool } from './bulk-pool.js';
 import { APIConnectionError, APIError, APIUserAbortError, PartnerEquityError } from './errors.js';
 import { chunkKey, deriveIdempotencyKey } from './idempotency.js';
 import { isRetryableStatus } from './retry-policy.js';
@@ -109,6 +109,7 @@ export async function runBulk<Input, Result>(
     const report = reports[n] as BulkChunkReport;
     const rows = chunk.positions.map((position) => spec.inputs[position] as Input);
     report.sent = true;
+    let verdict: PoolVerdict = 'continue';
     try {
       const { data, response } = await spec.send(rows, report.idempotencyKey).withResponse();
       Object.assign(report, {
@@ -128,8 +129,6 @@ export async function runBulk<Input, Result>(
             retryable: true,
           });
       }
-      progress();
-      return 'continue';
     } catch (error) {
       if (error instanceof APIUserAbortError || !(error instanceof PartnerEquityError)) throw error;
       const retryable = isRetryableError(error);
@@ -146,18 +145,21 @@ export async function runBulk<Input, Result>(
           retryable,
         });
       }
-      progress();
-      return retryable ? 'continue' : 'stop';
+      if (!retryable) verdict = 'stop';
     }
+    // Outside the try: an exception from the caller's callback ends the call rather than failing rows.
+    progress();
+    return verdict;
   });
 
-  const failedChunk = reports.find((report) => report.error !== undefined);
-  if (responses.size === 0 && failedChunk?.error !== undefined) throw failedChunk.error;
+  const firstFailure = reports.find((report) => report.error !== undefined);
+  if (responses.size === 0 && firstFailure?.error !== undefined) throw firstFailure.error;
+  const stopper = reports.find((report) => report.error !== undefined && !isRetryableError(report.error));
   for (const chunk of chunks.slice(started)) {
     for (const position of chunk.positions) {
       fail(position, {
         code: 'not_sent',
-        message: `Not sent: chunk ${failedChunk?.index ?? '?'} failed with ${failedChunk?.error?.code ?? 'an error'}; send this row again`,
+        message: `Not sent: chunk ${stopper?.index ?? '?'} failed with ${stopper?.error?.code ?? 'an error'}; send this row again`,
         retryable: true,
       });
     }

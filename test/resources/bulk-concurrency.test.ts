@@ -15,13 +15,17 @@ function client(): PartnerEquity {
   });
 }
 
-/** Answers every investors request after a short real delay, counting requests in flight. */
-function investorsServer() {
+/**
+ * Answers every investors request, counting requests in flight. With `gate`, a request is held until `gate`
+ * requests are in flight (or 200 ms passed, for the tail), so the client's concurrency limit is reached.
+ */
+function investorsServer(gate = 0) {
   const stats = { active: 0, maxActive: 0 };
   server().fallback(async (request) => {
     stats.active += 1;
     stats.maxActive = Math.max(stats.maxActive, stats.active);
-    await delay(5);
+    for (let waited = 0; stats.active < gate && waited < 200; waited += 2) await delay(2);
+    await delay(1);
     stats.active -= 1;
     const { investors } = JSON.parse(request.text) as { investors: { partnerInvestorId: string }[] };
     // Answered in reverse: results are matched by partnerInvestorId, not by position.
@@ -39,7 +43,7 @@ function investorsServer() {
 
 describe('investors.create chunking on the wire', () => {
   it('keeps at most `concurrency` chunk requests in flight and sends each row once', async () => {
-    const stats = investorsServer();
+    const stats = investorsServer(3);
     const sdk = client();
     const rows = investorRows(100);
     const result = await sdk.investors.create(rows, { chunkSize: 10, concurrency: 3 });
@@ -80,6 +84,24 @@ describe('investors.create chunking on the wire', () => {
     expect(third).toContain(deriveIdempotencyKey('run-1-0', rows.slice(0, 2)));
     expect(third).not.toContain(deriveIdempotencyKey('run-1-1', rows.slice(2, 4)));
     await sdk.close();
+  });
+
+  it('an exception from onProgress ends the call with it, starting no further chunk', async () => {
+    investorsServer();
+    const sdk = client();
+    const boom = new Error('progress sink failed');
+    const error = await sdk.investors
+      .create(investorRows(10), {
+        chunkSize: 2,
+        concurrency: 1,
+        onProgress: () => {
+          throw boom;
+        },
+      })
+      .catch((e: unknown) => e);
+    await sdk.close();
+    expect(error).toBe(boom);
+    expect(server().requests).toHaveLength(1);
   });
 
   it('a row the API leaves unanswered comes back failed and retryable', async () => {
