@@ -2,6 +2,7 @@ import pRetry, { AbortError } from 'p-retry';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import type { Authenticator } from './authenticator.js';
 import { assertOneBody, buildUrl, contentTypeOf, mergeHeaders, userAgent } from './build-request.js';
+import { checkRequestOptions } from './check-request-options.js';
 import type { Clock } from './clock.js';
 import {
   APIConnectionError,
@@ -9,7 +10,6 @@ import {
   APITimeoutError,
   APIUserAbortError,
   InputValidationError,
-  type ValidationIssue,
 } from './errors.js';
 import type { Logger, LogLevel } from './logger.js';
 import { parseSuccess, type ReadResponse, toAPIError } from './read-response.js';
@@ -79,7 +79,7 @@ export class Requester {
   async #run<T>(spec: RequestSpec<T>): Promise<WithResponse<T>> {
     const { config } = this;
     const options = spec.options ?? {};
-    checkOptions(spec);
+    checkRequestOptions(spec);
     assertOneBody(spec);
     const signal = options.signal;
     if (signal?.aborted) throw new APIUserAbortError(spec, { cause: signal.reason });
@@ -214,20 +214,4 @@ function isRetryable(error: unknown): boolean {
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
-}
-
-function checkOptions(spec: RequestSpec<unknown>): void {
-  const options = spec.options ?? {};
-  const issues: ValidationIssue[] = [];
-  if (options.timeout !== undefined && !(Number.isFinite(options.timeout) && options.timeout > 0)) {
-    issues.push({ path: 'timeout', message: 'must be a positive number of milliseconds' });
-  }
-  if (
-    options.maxRetries !== undefined &&
-    !(Number.isSafeInteger(options.maxRetries) && options.maxRetries >= 0)
-  ) {
-    issues.push({ path: 'maxRetries', message: 'must be an integer >= 0' });
-  }
-  if (issues.length > 0)
-    throw new InputValidationError(`request options for ${spec.method} ${spec.path}`, issues);
 }

@@ -38,7 +38,9 @@ export function guarded<T>(build: () => APIPromise<T>): APIPromise<T> {
 
 /** The per-call options the pipeline knows, without the method's own extras (keys, callbacks…). */
 export function requestOptions(options: RequestOptions | undefined): RequestOptions | undefined {
-  if (options === undefined) return undefined;
+  if (options === undefined || options === null) return undefined;
+  // Not an object (plain-JS callers): handed on as is, so the pipeline refuses it by name.
+  if (typeof options !== 'object' || Array.isArray(options)) return options;
   const picked: RequestOptions = {};
   if (options.signal !== undefined) picked.signal = options.signal;
   if (options.timeout !== undefined) picked.timeout = options.timeout;

@@ -98,7 +98,8 @@ export class Subscriptions {
     return guarded(() =>
       sendUpload(this.#requester, {
         subject: 'subscriptions.uploadSignedForm input',
-        issues: [...args.issues, ...opts.issues],
+        // A non-object options argument is reported as `options`, not as the unnamed root.
+        issues: [...args.issues, ...opts.issues.map((i) => (i.path === '' ? { ...i, path: 'options' } : i))],
         file,
         rules: {
           maxBytes: opts.data?.maxBytes ?? MAX_UPLOAD_BYTES,

@@ -1,0 +1,50 @@
+import { InputValidationError, type ValidationIssue } from './errors.js';
+import type { RequestSpec } from './request-spec.js';
+
+// RFC 9110 token characters for a header name; a value may not hold CR, LF or NUL (header injection).
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const BAD_HEADER_VALUE = /[\r\n\0]/;
+
+/**
+ * Checks a call's {@link RequestOptions} before anything is sent, naming every bad one: plain-JS callers
+ * (and values from config files) can pass anything, and a wrong `signal` or a header with a line break
+ * must surface as `InputValidationError`, not as a `TypeError` or a "connection error" from the transport.
+ *
+ * @throws InputValidationError
+ */
+export function checkRequestOptions(spec: RequestSpec<unknown>): void {
+  const raw: unknown = spec.options;
+  const subject = `request options for ${spec.method} ${spec.path}`;
+  if (raw === undefined || raw === null) return;
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new InputValidationError(subject, [{ path: 'options', message: 'must be an object' }]);
+  }
+  const options = raw as Record<string, unknown>;
+  const issues: ValidationIssue[] = [];
+  const { timeout, maxRetries, signal, headers } = options;
+  if (timeout !== undefined && !(typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0)) {
+    issues.push({ path: 'timeout', message: 'must be a positive number of milliseconds' });
+  }
+  if (maxRetries !== undefined && !(Number.isSafeInteger(maxRetries) && (maxRetries as number) >= 0)) {
+    issues.push({ path: 'maxRetries', message: 'must be an integer >= 0' });
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    issues.push({ path: 'signal', message: 'must be an AbortSignal' });
+  }
+  if (headers !== undefined) {
+    if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
+      issues.push({ path: 'headers', message: 'must be an object of header names to string values' });
+    } else {
+      for (const [name, value] of Object.entries(headers)) {
+        if (!HEADER_NAME.test(name))
+          issues.push({ path: `headers.${name}`, message: 'is not a valid header name' });
+        else if (typeof value !== 'string')
+          issues.push({ path: `headers.${name}`, message: 'must be a string' });
+        else if (BAD_HEADER_VALUE.test(value)) {
+          issues.push({ path: `headers.${name}`, message: 'must not contain line breaks or NUL' });
+        }
+      }
+    }
+  }
+  if (issues.length > 0) throw new InputValidationError(subject, issues);
+}
