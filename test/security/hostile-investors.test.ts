@@ -6,7 +6,6 @@ import {
   boxed,
   hostileKey,
   hugeString,
-  nonObject,
   nonString,
   unicodeJunk,
   withOwnKey,
