@@ -1,7 +1,7 @@
 // Authenticate with Partner Equity: generate a key pair once, register its public half, then give the
 // private key to the client, which signs assertions and obtains, caches and renews tokens by itself.
 //
-//   npx tsx examples/authenticate.ts   (against an in-process fake; with PE_* variables set, against
+//   npm exec -- tsx examples/authenticate.ts   (against an in-process fake; with PE_* variables set, against
 //                                       that environment, skipping the key generation)
 import { AuthenticationError, generateKeyPair, PartnerEquity } from '@partner-equity/sdk';
 import { FakePartnerEquity } from '@partner-equity/sdk/testing';

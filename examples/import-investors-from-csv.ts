@@ -2,7 +2,7 @@
 // pass over the rows whose failure was temporary. Re-running the import creates nobody twice: the API
 // answers a known partnerInvestorId with `existing` and the same servicePersonId.
 //
-//   npx tsx examples/import-investors-from-csv.ts [file.csv]   (default: examples/data/investors.csv)
+//   npm exec -- tsx examples/import-investors-from-csv.ts [file.csv]   (default: examples/data/investors.csv)
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { deriveIdempotencyKey } from '@partner-equity/sdk';

@@ -2,7 +2,7 @@
 // its attributes against it. An administrator then approves, rejects or cancels it: poll with `get()`
 // (or, better in production, react to the `spv_request.completed` webhook; see examples/webhooks).
 //
-//   npx tsx examples/submit-and-poll-spv-request.ts
+//   npm exec -- tsx examples/submit-and-poll-spv-request.ts
 import { BadRequestError, deriveIdempotencyKey, type PartnerEquity } from '@partner-equity/sdk';
 import { connect } from './support/connect.js';
 

@@ -2,7 +2,7 @@
 // receipt with the amount, currency and wire reference. Files on disk are streamed, never read whole; the
 // SDK checks size (10 MB) and type (PDF, JPEG, PNG, WEBP, judged by the first bytes) before sending.
 //
-//   npx tsx examples/upload-documents.ts
+//   npm exec -- tsx examples/upload-documents.ts
 //   (against a real environment, set PE_SPV_SLUG and PE_PERSON_ID to a subscription of yours)
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

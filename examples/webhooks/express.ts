@@ -1,6 +1,6 @@
 // Partner Equity webhooks in an Express 5 app.
 //
-//   npx tsx examples/webhooks/express.ts   (runs the app against the fake API, which delivers real events)
+//   npm exec -- tsx examples/webhooks/express.ts   (runs the app against the fake API, which delivers real events)
 //
 // The one rule: verification needs the raw body, byte for byte. Mount the webhook route BEFORE
 // `express.json()` (the handler then reads the stream itself), or give it `express.raw()`.

@@ -1,6 +1,6 @@
 // Partner Equity webhooks in a Fastify 5 app.
 //
-//   npx tsx examples/webhooks/fastify.ts   (runs the app against the fake API, which delivers real events)
+//   npm exec -- tsx examples/webhooks/fastify.ts   (runs the app against the fake API, which delivers real events)
 //
 // Fastify parses JSON bodies before handlers run. Inside an encapsulated plugin, replace the JSON parser
 // with one that keeps the raw bytes, so only the webhook route sees them; then hand them to the receiver.

@@ -1,6 +1,6 @@
 // Partner Equity webhooks in a Hono app (Node, Bun, Deno, Cloudflare Workers, Vercel Edge alike).
 //
-//   npx tsx examples/webhooks/hono.ts   (runs the app against the fake API, which delivers real events)
+//   npm exec -- tsx examples/webhooks/hono.ts   (runs the app against the fake API, which delivers real events)
 //
 // Hono does not parse bodies by itself: hand the untouched `Request` to the SDK's fetch handler. Do not
 // call `c.req.json()` / `c.req.text()` before it, or the body is gone.

@@ -1,7 +1,7 @@
 // Runs the Next.js route handler against the fake API without Next.js: the route module is served on
 // node:http as `next dev` would serve it at /api/webhooks, and the fake delivers real events to it.
 //
-//   npx tsx examples/webhooks/nextjs/serve-with-fake.ts
+//   npm exec -- tsx examples/webhooks/nextjs/serve-with-fake.ts
 import { randomBytes } from 'node:crypto';
 import { PartnerEquity } from '@partner-equity/sdk';
 import { FakePartnerEquity } from '@partner-equity/sdk/testing';
