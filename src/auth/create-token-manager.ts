@@ -11,12 +11,12 @@ import { TokenManager } from './token-manager.js';
  * settings. `undefined` when no credentials were given (public routes only).
  */
 export function createTokenManager(options: ClientOptions, requester: Requester): TokenManager | undefined {
-  const { clientId, issuer, privateKey, signer, keyId, baseUrl } = options;
+  const { clientId, issuer, privateKey, signer, keyId, baseUrl, assertionAlgorithm } = options;
   if (clientId === undefined || issuer === undefined) return undefined;
   if (signer === undefined && privateKey === undefined) return undefined;
   const { clock, logger, maxRetries, retry } = requester.config;
   return new TokenManager({
-    identity: { issuer, clientId, audience: baseUrl, keyId },
+    identity: { issuer, clientId, audience: baseUrl, keyId, algorithm: assertionAlgorithm },
     sign: signer ?? importPrivateKey(privateKey),
     endpoint: requesterTokenEndpoint(requester),
     clock,

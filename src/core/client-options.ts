@@ -36,6 +36,11 @@ export interface ClientOptions {
   signer?: Signer | undefined;
   /** The registered key's id, sent as the assertion's `kid`. */
   keyId?: string | undefined;
+  /**
+   * The assertion header's `alg`: `EdDSA` (RFC 8037) or the fully specified `Ed25519` (RFC 9864).
+   * @default 'EdDSA'
+   */
+  assertionAlgorithm?: 'EdDSA' | 'Ed25519' | undefined;
   /** Retries after the first attempt of a retryable failure. @default 2 */
   maxRetries?: number | undefined;
   /** Milliseconds per attempt (connect, send, read the whole response). @default 60000 */
@@ -97,6 +102,7 @@ const optionsSchema = z
     privateKey: z.unknown().optional(),
     signer: z.custom<Signer>(isFunction, { message: 'must be a function' }).optional(),
     keyId: z.string().min(1).optional(),
+    assertionAlgorithm: z.enum(['EdDSA', 'Ed25519']).optional(),
     maxRetries: z.number().int().min(0).max(20).optional(),
     timeout: millis.optional(),
     deadline: millis.optional(),

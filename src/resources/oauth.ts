@@ -1,21 +1,9 @@
-import { z } from 'zod';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { Requester } from '../core/requester.js';
+import { TokenInfo } from '../schemas/oauth.js';
 
-/**
- * What `GET /v1/oauth2/info` says about the presented token. The spec names the content (client type,
- * client id, application name) but not the fields, so every field is kept exactly as the server sends it;
- * the likely names are typed for convenience and may be absent.
- */
-export const TokenInfoSchema = z.looseObject({
-  clientId: z.string().optional(),
-  clientType: z.string().optional(),
-  applicationName: z.string().optional(),
-});
-
-/** Token info as the server sent it. */
-export type TokenInfo = z.output<typeof TokenInfoSchema>;
+export type { TokenInfo };
 
 /** `client.oauth`: the token endpoint's companion routes. Tokens themselves are managed for you. */
 export class OAuth {
@@ -40,7 +28,7 @@ export class OAuth {
     return this.#requester.request({
       method: 'GET',
       path: '/v1/oauth2/info',
-      response: TokenInfoSchema,
+      response: TokenInfo,
       options,
     });
   }

@@ -35,13 +35,14 @@ export type TokenResponse = z.infer<typeof TokenResponse>;
 
 /**
  * `GET /v1/oauth2/info` — metadata about the presented access token. The spec names the content (client
- * type, client id, application name) but not the fields; these names are the fake API's choice.
+ * type, client id, application name) but not the fields: these names are the fake API's choice, so the SDK
+ * treats every one as optional and keeps whatever else the server sends.
  */
 export const TokenInfo = z.looseObject({
-  clientId: z.string(),
-  clientType: openEnum(['partner'] as const),
-  applicationName: z.string(),
-  issuedAt: Timestamp,
-  expiresAt: Timestamp,
+  clientId: z.string().optional(),
+  clientType: openEnum(['partner'] as const).optional(),
+  applicationName: z.string().optional(),
+  issuedAt: Timestamp.optional(),
+  expiresAt: Timestamp.optional(),
 });
 export type TokenInfo = z.infer<typeof TokenInfo>;

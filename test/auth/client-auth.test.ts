@@ -160,3 +160,34 @@ describe('no secret leaks', () => {
     }
   });
 });
+
+describe('assertionAlgorithm', () => {
+  it("sends alg 'Ed25519' from the client option, and the server accepts it", async () => {
+    const clock = new ManualClock();
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    server = await TokenServer.start({
+      clock,
+      clientId: CLIENT_ID,
+      issuer: ISSUER,
+      publicKey,
+      algorithms: ['Ed25519'],
+    });
+    client = new PartnerEquity({
+      baseUrl: server.baseUrl,
+      clientId: CLIENT_ID,
+      issuer: ISSUER,
+      clock,
+      privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }) as string,
+      assertionAlgorithm: 'Ed25519',
+    });
+    await client.oauth.info();
+    expect(server.tokenRequests[0]?.header?.['alg']).toBe('Ed25519');
+    expect(server.tokenRequests[0]?.outcome).toBe(201);
+  });
+
+  it('refuses any other algorithm name when the client is built', () => {
+    expect(
+      () => new PartnerEquity({ ...baseOptions, privateKey: 'x', assertionAlgorithm: 'RS256' as 'EdDSA' }),
+    ).toThrow(/assertionAlgorithm/);
+  });
+});
