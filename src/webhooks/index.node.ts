@@ -21,45 +21,6 @@ export class Webhook extends WebCryptoWebhook {
   }
 }
 
-export type {
-  FundingReceiptUploadedData,
-  KnownWebhookEvent,
-  KnownWebhookEventType,
-  MaterialisedRefs,
-  ShareClass,
-  SignedSubscriptionFormUploadedData,
-  SpvRequestCompletedData,
-  SpvRequestCreatedData,
-  SpvRequestEventData,
-  SpvRequestStatus,
-  SubscriptionCompletedData,
-  SubscriptionStatus,
-  UnknownWebhookEvent,
-  WebhookEvent,
-  WebhookEventDataMap,
-  WebhookEventOf,
-} from './events.js';
-export { createFetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
-export {
-  createNodeHandler,
-  type NodeHandlerOptions,
-  type NodeWebhookRequest,
-  type NodeWebhookResponse,
-} from './node-handler.js';
-export type { WebhookRequestHeaders } from './read-header.js';
-export { type SignWebhookInput, signWebhook, type WebhookSignatureHeaders } from './sign.js';
-export type { RawBody } from './signed-content.js';
-export { MAX_SIGNATURES, type WebhookOptions } from './webhook.js';
-export {
-  MemoryWebhookIdStore,
-  type MemoryWebhookIdStoreOptions,
-  type WebhookIdState,
-  type WebhookIdStore,
-} from './webhook-id-store.js';
-export {
-  type WebhookErrorContext,
-  type WebhookReceipt,
-  WebhookReceiver,
-  type WebhookReceiverOptions,
-} from './webhook-receiver.js';
-export { WebhookVerificationError, type WebhookVerificationReason } from './webhook-verification-error.js';
+// Everything else is the default build's explicit export list; the local `Webhook` above takes precedence
+// over the re-exported one (a local export always shadows `export *`).
+export * from './index.js';
