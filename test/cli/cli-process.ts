@@ -78,8 +78,11 @@ export interface RunningCli {
   readonly child: ChildProcessWithoutNullStreams;
   stdout(): string;
   stderr(): string;
-  /** Resolves with the first match of `pattern` in stdout or stderr; rejects if the process exits first. */
-  waitFor(pattern: RegExp): Promise<RegExpExecArray>;
+  /**
+   * Resolves with the first match of `pattern` in stdout or stderr (or only in `stream`); rejects if the
+   * process exits first.
+   */
+  waitFor(pattern: RegExp, stream?: 'stdout' | 'stderr'): Promise<RegExpExecArray>;
   /** Resolves with the exit status when the process ends by itself. */
   exited: Promise<number | null>;
   /** Sends SIGTERM and resolves with the exit status. */
@@ -115,10 +118,12 @@ export function startCli(args: readonly string[], options: CliRunOptions = {}): 
     stdout: () => out,
     stderr: () => err,
     exited,
-    waitFor(pattern) {
+    waitFor(pattern, stream) {
       return new Promise((resolve, reject) => {
         const check = () => {
-          const match = pattern.exec(out) ?? pattern.exec(err);
+          const match =
+            (stream !== 'stderr' ? pattern.exec(out) : null) ??
+            (stream !== 'stdout' ? pattern.exec(err) : null);
           if (match) {
             waiters.delete(check);
             resolve(match);

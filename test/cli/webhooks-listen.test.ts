@@ -33,7 +33,7 @@ describe('partner-equity webhooks listen', () => {
     expect(first.status).toBe(204);
     // A retry of the same message is shown again: a debugging receiver de-duplicates nothing.
     expect((await deliver(`${origin}/hooks`, payload, SECRET, first.id)).status).toBe(204);
-    await cli.waitFor(new RegExp(`(.*${first.id}.*\\n){2}`));
+    await cli.waitFor(new RegExp(`(.*${first.id}.*\\n){2}`), 'stdout');
     const lines = cli
       .stdout()
       .trimEnd()
