@@ -3,11 +3,16 @@
 // (or, better in production, react to the `spv_request.completed` webhook; see examples/webhooks).
 //
 //   npm exec -- tsx examples/submit-and-poll-spv-request.ts
-import { BadRequestError, deriveIdempotencyKey, type PartnerEquity } from '@partner-equity/sdk';
+import {
+  BadRequestError,
+  deriveIdempotencyKey,
+  type PartnerEquity,
+  type SpvRequest,
+} from '@partner-equity/sdk';
 import { connect } from './support/connect.js';
 
 /** Polls until the request leaves `pending-review`, waiting longer between reads, up to `timeoutMs`. */
-async function waitForReview(client: PartnerEquity, slug: string, timeoutMs: number) {
+async function waitForReview(client: PartnerEquity, slug: string, timeoutMs: number): Promise<SpvRequest> {
   const signal = AbortSignal.timeout(timeoutMs); // also aborts a read in flight
   for (let delay = 250; ; delay = Math.min(delay * 2, 30_000)) {
     const request = await client.spvRequests.get(slug, { signal });
@@ -28,7 +33,7 @@ async function main(): Promise<void> {
     // A key derived from YOUR deal id: if this script crashes after sending and runs again (within the
     // API's 24 h retention), the API replays the first answer instead of creating a second request.
     const idempotencyKey = deriveIdempotencyKey('spv-request', { dealId: deal.id });
-    let request: Awaited<ReturnType<typeof client.spvRequests.create>>;
+    let request: SpvRequest;
     try {
       request = await client.spvRequests.create(
         { templateId: sample.templateId, attributes: deal.attributes },
