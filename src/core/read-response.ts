@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { RawResponse } from './api-promise.js';
 import { APIError, ResponseValidationError, toValidationIssues } from './errors.js';
 import { isSecretKey, redactText } from './redact.js';
@@ -57,7 +57,9 @@ export async function parseSuccess<T>(
     }
   }
 
-  const parsed = await schema.safeParseAsync(value);
+  // Synchronous parsing unless the schema needs async (a few µs less per call, measured in bench/).
+  const attempt = parseSyncFirst(schema, value);
+  const parsed = attempt instanceof Promise ? await attempt : attempt;
   if (!parsed.success) {
     throw fail('did not match the expected shape', toValidationIssues(parsed.error.issues), parsed.error);
   }
@@ -71,6 +73,20 @@ export async function parseSuccess<T>(
       idempotencyKey: context.idempotencyKey,
     },
   };
+}
+
+// `safeParseAsync` costs a promise per schema node even when nothing is async; `safeParse` throws
+// `$ZodAsyncError` only for schemas with async refinements or transforms, which then parse the async way.
+function parseSyncFirst<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+): z.ZodSafeParseResult<T> | Promise<z.ZodSafeParseResult<T>> {
+  try {
+    return schema.safeParse(value);
+  } catch (error) {
+    if (error instanceof z.core.$ZodAsyncError) return schema.safeParseAsync(value);
+    throw error;
+  }
 }
 
 /** Builds the {@link APIError} subclass for an error status from its envelope (or a safe body excerpt). */

@@ -79,7 +79,12 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
     return {
       status: response.statusCode,
       headers: responseHeaders,
-      text: () => readBounded(response.body, responseHeaders, limit, () => response.body.destroy()),
+      // A declared length within the limit bounds the body already (undici reads exactly that many bytes),
+      // so undici's own reader is used; it skips the async iteration readBounded needs for unknown lengths.
+      text: () =>
+        Number(responseHeaders.get('content-length') ?? Number.NaN) <= limit
+          ? response.body.text()
+          : readBounded(response.body, responseHeaders, limit, () => response.body.destroy()),
     };
   };
   return Object.assign(transport, { close: async () => owned?.close() });
