@@ -1,0 +1,51 @@
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build, type Options } from 'tsup';
+import type * as Sdk from '../../src/index.js';
+import type * as Testing from '../../src/testing/index.js';
+import type * as WebhooksWeb from '../../src/webhooks/index.js';
+import type * as WebhooksNode from '../../src/webhooks/index.node.js';
+import config from '../../tsup.config.js';
+
+/** Where the bench's own build of the package goes (git-ignored; `dist/` is left to `npm run build`). */
+export const BENCH_DIST = fileURLToPath(new URL('../../.bench-tmp/dist/', import.meta.url));
+
+/**
+ * Builds the package with the project's own tsup config (same entries, target, bundling and tree-shaking
+ * as the published `dist/`), ESM only and without type declarations, into `.bench-tmp/dist`. The bench
+ * measures that JavaScript, not the TypeScript sources, so figures match what partners install; it
+ * builds its own copy so a run never races `npm run build` in another terminal.
+ */
+export async function buildSdk(): Promise<void> {
+  await build({
+    ...(config as Options),
+    outDir: BENCH_DIST,
+    format: ['esm'],
+    dts: false,
+    silent: true,
+  });
+}
+
+/** `file:` URL of a built entry, e.g. `index.js` or `webhooks/index.node.js`. */
+export function distUrl(entry: string): string {
+  return pathToFileURL(`${BENCH_DIST}${entry}`).href;
+}
+
+/** The built main entry, typed as the sources it was built from. */
+export async function importSdk(): Promise<typeof Sdk> {
+  return (await import(distUrl('index.js'))) as typeof Sdk;
+}
+
+/** The built `./webhooks` entry under the `node` condition. */
+export async function importWebhooks(): Promise<typeof WebhooksNode> {
+  return (await import(distUrl('webhooks/index.node.js'))) as typeof WebhooksNode;
+}
+
+/** The built default (Web Crypto) `./webhooks` entry. */
+export async function importWebCryptoWebhooks(): Promise<typeof WebhooksWeb> {
+  return (await import(distUrl('webhooks/index.js'))) as typeof WebhooksWeb;
+}
+
+/** The built `./testing` entry (the fake API). */
+export async function importTesting(): Promise<typeof Testing> {
+  return (await import(distUrl('testing/index.js'))) as typeof Testing;
+}

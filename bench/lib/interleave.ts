@@ -1,0 +1,107 @@
+import { collectGarbage, median } from './stats.js';
+
+/** One timed segment of one contender. */
+export interface Segment {
+  /** Operations completed. */
+  ops: number;
+  /** Wall-clock milliseconds. */
+  ms: number;
+  /** Milliseconds of this process's CPU (user + system) spent in the segment. */
+  cpuMs: number;
+}
+
+/** A contender: runs `ops` operations per call. */
+export interface Contender {
+  name: string;
+  segment(): Promise<{ ops: number }>;
+}
+
+/** Optional callbacks of {@link interleave}. */
+export interface InterleaveHooks {
+  /** Progress: called after each timed segment. */
+  onSegment?: (name: string, round: number, segment: Segment) => void;
+  /** Untimed work before each timed segment (e.g. trimming a server's log). */
+  between?: () => Promise<void>;
+}
+
+/** Per-contender segments and their median throughput. */
+export interface ContenderResult {
+  name: string;
+  segments: Segment[];
+  /** Median of the segments' operations per second. */
+  opsPerSecond: number;
+  /** Median CPU microseconds per operation in this process (the client's own cost). */
+  cpuMicrosPerOp: number;
+}
+
+/**
+ * Runs the contenders in interleaved rounds (A, B, C, A, B, C, …) after one untimed warm-up segment
+ * each, with a full GC between segments (when `--expose-gc` is on) so no contender pays for another's
+ * garbage. Interleaving spreads the noise of a shared machine over every contender alike.
+ */
+export async function interleave(
+  contenders: readonly Contender[],
+  rounds: number,
+  hooks: InterleaveHooks = {},
+): Promise<ContenderResult[]> {
+  const { onSegment, between } = hooks;
+  for (const contender of contenders) await contender.segment();
+  const segments = new Map<string, Segment[]>(contenders.map((c) => [c.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const contender of contenders) {
+      await between?.();
+      collectGarbage();
+      const segment = await timed(() => contender.segment());
+      segments.get(contender.name)!.push(segment);
+      onSegment?.(contender.name, round, segment);
+    }
+  }
+  return contenders.map(({ name }) => {
+    const list = segments.get(name)!;
+    return {
+      name,
+      segments: list,
+      opsPerSecond: median(list.map((s) => (s.ops * 1000) / s.ms)),
+      cpuMicrosPerOp: median(list.map((s) => (s.cpuMs * 1000) / s.ops)),
+    };
+  });
+}
+
+/**
+ * The median over rounds of `a`'s throughput divided by `b`'s in the same round: each ratio compares two
+ * segments run back to back, so a slow patch of the machine weighs on both sides of it.
+ */
+export function pairedRatio(a: ContenderResult, b: ContenderResult): number {
+  const ratios = a.segments.map((segment, i) => {
+    const other = b.segments[i]!;
+    return segment.ops / segment.ms / (other.ops / other.ms);
+  });
+  return median(ratios);
+}
+
+/** Times one segment: wall clock and this process's CPU. */
+export async function timed(run: () => Promise<{ ops: number }>): Promise<Segment> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const { ops } = await run();
+  const ms = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { ops, ms, cpuMs: (used.user + used.system) / 1000 };
+}
+
+/** Runs `total` calls of `call` with at most `concurrency` in flight; resolves with `total`. */
+export async function pool(
+  total: number,
+  concurrency: number,
+  call: (index: number) => Promise<unknown>,
+): Promise<number> {
+  let next = 0;
+  const worker = async () => {
+    while (next < total) {
+      const index = next++;
+      await call(index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
+  return total;
+}

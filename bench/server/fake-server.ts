@@ -1,0 +1,53 @@
+// The fake API's loopback server in its own process (started by bench/server/spawn-fake-server.ts), so the
+// server's CPU and memory are never counted against the client being measured. It answers commands from
+// the parent over the IPC channel: admin actions the bench needs, request counts, and close.
+import type { FakePartnerEquityOptions } from '../../src/testing/index.js';
+import { importTesting } from '../lib/build-sdk.js';
+import type { ServerCommand, ServerMessage } from './protocol.js';
+
+const options = JSON.parse(process.argv[2] ?? '{}') as FakePartnerEquityOptions;
+const { FakePartnerEquity } = await importTesting();
+const fake = new FakePartnerEquity(options);
+await fake.listen();
+const partner = await fake.createPartner();
+
+const send = (message: ServerMessage) => process.send?.(message);
+
+async function handle(command: ServerCommand): Promise<unknown> {
+  switch (command.cmd) {
+    case 'approveSpvRequest': {
+      const approved = fake.admin.approveSpvRequest(command.slug);
+      const spvSlug = approved.materialisedRefs?.vehicleSlug ?? '';
+      const spv = fake.admin.snapshot().spvs.find((s) => s.slug === spvSlug);
+      return {
+        spvSlug,
+        shareClassSlug: approved.feesAndCarry?.shareClasses[0]?.slug ?? '',
+        currency: spv?.currency ?? '',
+      };
+    }
+    case 'counts':
+      return { requests: fake.requests.length, tokenRequests: fake.tokenRequests.length };
+    case 'clearLog':
+      // The fake keeps every request for test assertions; a bench sends hundreds of thousands, and a log
+      // growing without end would make the server's GC pauses grow over the run. Emptied between segments.
+      (fake.requests as unknown[]).length = 0;
+      return null;
+    case 'close':
+      await fake.close();
+      setImmediate(() => process.exit(0));
+      return null;
+  }
+}
+
+process.on('message', (message: { id: number; command: ServerCommand }) => {
+  handle(message.command).then(
+    (result) => send({ type: 'reply', id: message.id, result }),
+    (error: unknown) =>
+      send({ type: 'reply', id: message.id, error: error instanceof Error ? error.message : String(error) }),
+  );
+});
+// The parent died without saying close: do not linger.
+process.on('disconnect', () => process.exit(0));
+
+// A plain copy: the credentials object's own toJSON hides the private key, and IPC serialises as JSON.
+send({ type: 'ready', baseUrl: fake.baseUrl, partner: { ...partner } });
