@@ -8,7 +8,10 @@ import type { SigningKey } from './signing-key.js';
 import { parseHttpDate, type TokenEndpoint, type TokenExchangeResult } from './token-endpoint.js';
 import { JWT_BEARER_GRANT } from './token-response.js';
 
-/** An assertion refused while the clocks differ by more than this is sent again with the corrected clock. */
+/**
+ * An assertion refused while the clocks differ by more than this, or built longer ago than this, is sent
+ * again (once) with a fresh `iat` from the corrected clock.
+ */
 export const SKEW_RETRY_THRESHOLD_MS = 2000;
 
 /** What {@link requestJwtGrant} needs. */
@@ -27,7 +30,8 @@ export interface JwtGrantContext {
  * so a retry never replays one the server may already have seen. Retried: connection errors, timeouts, 408,
  * 429 and 5xx (up to `maxRetries`, full-jitter backoff, `Retry-After` honoured). A 401 whose `Date` header
  * shows the server's clock more than 2 s from ours is sent once more with the corrected clock (not counted as
- * a retry); the offset is kept for later exchanges. Anything else is thrown as is.
+ * a retry); the offset is kept for later exchanges. So is a 401 for an assertion built more than 2 s before
+ * the answer came (it may have aged past the server's skew on its way). Anything else is thrown as is.
  */
 export async function requestJwtGrant(
   context: JwtGrantContext,
@@ -42,12 +46,11 @@ export async function requestJwtGrant(
       return { result, startedAt };
     } catch (error) {
       const drift = observeServerDate(error, context.serverClock);
-      if (
-        error instanceof AuthenticationError &&
-        !correctedClock &&
-        drift !== undefined &&
-        Math.abs(drift) > SKEW_RETRY_THRESHOLD_MS
-      ) {
+      // Either the clocks differ, or the assertion aged on its way (a slow KMS signer, a paused process, a
+      // slow network): the server tolerates only seconds, so one fresh assertion may pass where this failed.
+      const skewed = drift !== undefined && Math.abs(drift) > SKEW_RETRY_THRESHOLD_MS;
+      const aged = context.clock.now() - startedAt > SKEW_RETRY_THRESHOLD_MS;
+      if (error instanceof AuthenticationError && !correctedClock && (skewed || aged)) {
         correctedClock = true;
         continue;
       }
