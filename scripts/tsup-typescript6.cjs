@@ -5,7 +5,10 @@
 const Module = require('node:module');
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, parent, ...rest) {
-  if (request === 'typescript' && parent?.filename?.includes(`${require('node:path').sep}tsup${require('node:path').sep}`)) {
+  if (
+    request === 'typescript' &&
+    parent?.filename?.includes(`${require('node:path').sep}tsup${require('node:path').sep}`)
+  ) {
     return resolve.call(this, '@typescript/typescript6', parent, ...rest);
   }
   return resolve.call(this, request, parent, ...rest);
