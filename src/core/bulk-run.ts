@@ -75,12 +75,17 @@ export async function runBulk<Input, Result>(
   const results = [...spec.prefilled];
   const positions = results.flatMap((result, position) => (result === undefined ? [position] : []));
   const chunks = splitChunks(positions, spec.chunkSize);
+  const rowsOf = (chunk: (typeof chunks)[number]) =>
+    chunk.positions.map((position) => spec.inputs[position] as Input);
+  // Keys are hashed when their chunk is sent (or at the end, for chunks never sent): hashing 25,000 rows
+  // up front delayed the first request by ~50 ms; in the pool it overlaps with the requests in flight.
+  const keyOf = (chunk: (typeof chunks)[number], rows = rowsOf(chunk)) =>
+    deriveIdempotencyKey(chunkKey(spec.baseKey, chunk.index), rows);
   const reports: BulkChunkReport[] = chunks.map((chunk) => {
-    const rows = chunk.positions.map((position) => spec.inputs[position] as Input);
     return {
       index: chunk.index,
-      rows: rows.length,
-      idempotencyKey: deriveIdempotencyKey(chunkKey(spec.baseKey, chunk.index), rows),
+      rows: chunk.positions.length,
+      idempotencyKey: '',
       sent: false,
       status: undefined,
       requestId: undefined,
@@ -107,7 +112,8 @@ export async function runBulk<Input, Result>(
   const { started } = await runPool(chunks.length, spec.concurrency, async (n) => {
     const chunk = chunks[n] as (typeof chunks)[number];
     const report = reports[n] as BulkChunkReport;
-    const rows = chunk.positions.map((position) => spec.inputs[position] as Input);
+    const rows = rowsOf(chunk);
+    report.idempotencyKey = keyOf(chunk, rows);
     report.sent = true;
     let verdict: PoolVerdict = 'continue';
     try {
@@ -152,6 +158,9 @@ export async function runBulk<Input, Result>(
     return verdict;
   });
 
+  reports.forEach((report, n) => {
+    if (!report.sent) report.idempotencyKey = keyOf(chunks[n] as (typeof chunks)[number]);
+  });
   const firstFailure = reports.find((report) => report.error !== undefined);
   if (responses.size === 0 && firstFailure?.error !== undefined) throw firstFailure.error;
   const stopper = reports.find((report) => report.error !== undefined && !isRetryableError(report.error));
