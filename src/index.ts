@@ -61,7 +61,6 @@ export type {
   CatalogAttribute,
   ContractCatalog,
   ContractCatalogList,
-  ContractDocumentKind,
   ContractPrimitive,
   ContractPrimitiveList,
   ContractSample,
@@ -71,6 +70,7 @@ export type {
   ContractVersion,
   ContractVersionList,
 } from './schemas/contracts.js';
+export { CONTRACT_DOCUMENT_KINDS, type ContractDocumentKind } from './schemas/contracts.js';
 export type { InvestorInput, InvestorResult, InvestorRowError } from './schemas/investors.js';
 export type {
   FeesAndCarry,
@@ -96,6 +96,7 @@ export {
   type FundingReceiptUploadResult,
   MAX_UPLOAD_BYTES,
   type SignedFormUploadResult,
+  UPLOAD_MEDIA_TYPES,
   type UploadMediaType,
 } from './schemas/uploads.js';
 export { VERSION } from './version.js';

@@ -55,6 +55,7 @@ export type ContractSample = z.infer<typeof ContractSample>;
 
 /** The kinds of contract document, as they appear in paths (`/v1/contracts/{kind}/{version}`). */
 export const CONTRACT_DOCUMENT_KINDS = ['templates', 'catalogs', 'primitives', 'samples'] as const;
+/** One of {@link CONTRACT_DOCUMENT_KINDS}: `'templates' | 'catalogs' | 'primitives' | 'samples'`. */
 export type ContractDocumentKind = (typeof CONTRACT_DOCUMENT_KINDS)[number];
 
 /** `GET /v1/contracts/templates/{version}`. */

@@ -6,6 +6,7 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 /** Media types the service accepts for signed forms and funding receipts, recognised by their magic bytes. */
 export const UPLOAD_MEDIA_TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'image/webp'] as const;
+/** One of {@link UPLOAD_MEDIA_TYPES}: `'application/pdf' | 'image/jpeg' | 'image/png' | 'image/webp'`. */
 export type UploadMediaType = (typeof UPLOAD_MEDIA_TYPES)[number];
 
 /** Text fields of the funding receipt form (the `file` part travels beside them). */

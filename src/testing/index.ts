@@ -14,6 +14,14 @@ export { FakeWebhooks } from './fake-webhooks.js';
 export type { FaultInjector, FaultMatch, FaultSpec, InjectedFault } from './fault-injector.js';
 export { type CancelTimer, ManualClock } from './manual-clock.js';
 export type { RecordedRequest, TokenRequestRecord } from './request-log.js';
+export type {
+  FundingRecord,
+  PersonRecord,
+  SpvRecord,
+  SubscriptionRecord,
+  SubscriptionState,
+  UploadRecord,
+} from './state/records.js';
 export { FakeAdminError } from './state/spv-request-lifecycle.js';
 export { WEBHOOK_RETRY_DELAYS_MS } from './webhooks/webhook-sender.js';
 export type {

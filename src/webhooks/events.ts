@@ -124,7 +124,7 @@ export interface WebhookEventDataMap {
 export type KnownWebhookEventType = keyof WebhookEventDataMap;
 
 /** Fields every verified event carries: the envelope plus what verification learned. */
-interface WebhookEventFields {
+export interface WebhookEventFields {
   /** Unknown envelope fields are kept. */
   [field: string]: unknown;
   /** When the event happened (ISO 8601), from the envelope. */

@@ -16,6 +16,7 @@ export type {
   UnknownWebhookEvent,
   WebhookEvent,
   WebhookEventDataMap,
+  WebhookEventFields,
   WebhookEventOf,
 } from './events.js';
 export { createFetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
@@ -37,6 +38,8 @@ export {
 } from './webhook-id-store.js';
 export {
   type WebhookErrorContext,
+  type WebhookErrorHandler,
+  type WebhookHandler,
   type WebhookReceipt,
   WebhookReceiver,
   type WebhookReceiverOptions,

@@ -17,7 +17,9 @@ export interface NodeWebhookRequest extends AsyncIterable<Uint8Array | string> {
 /** The parts of Node's `ServerResponse` (or Express's `Response`) the handler uses. */
 export interface NodeWebhookResponse {
   statusCode: number;
+  /** Sets one response header. */
   setHeader(name: string, value: string): unknown;
+  /** Ends the response, with an optional text body. */
   end(body?: string): unknown;
 }
 

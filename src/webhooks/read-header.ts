@@ -7,7 +7,10 @@ import { WebhookVerificationError } from './webhook-verification-error.js';
  */
 export type WebhookRequestHeaders =
   | Headers
-  | { get(name: string): string | null }
+  | {
+      /** The header's value (repeated headers joined by `, `), or `null` when absent. */
+      get(name: string): string | null;
+    }
   | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 function lookup(headers: WebhookRequestHeaders, name: string): string | readonly string[] | undefined {

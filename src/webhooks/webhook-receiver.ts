@@ -40,8 +40,10 @@ export interface WebhookReceipt {
   event?: WebhookEvent;
 }
 
-type Handler<E> = (event: E) => unknown;
-type ErrorHandler = (error: unknown, context: WebhookErrorContext) => unknown;
+/** A handler of verified events; the delivery is answered once it settles (a throw or rejection answers 500). */
+export type WebhookHandler<E> = (event: E) => unknown;
+/** Hears refusals and failures with the stage they happened in; what it returns or throws is ignored. */
+export type WebhookErrorHandler = (error: unknown, context: WebhookErrorContext) => unknown;
 
 const DEFAULT_ID_TTL_SECONDS = 86_400;
 
@@ -71,9 +73,9 @@ export class WebhookReceiver {
   readonly #webhook: Pick<Webhook, 'verify' | 'toleranceSeconds'>;
   readonly #store: WebhookIdStore | undefined;
   readonly #ttl: number;
-  readonly #handlers = new Map<string, Handler<never>[]>();
-  readonly #anyHandlers: Handler<WebhookEvent>[] = [];
-  readonly #errorHandlers: ErrorHandler[] = [];
+  readonly #handlers = new Map<string, WebhookHandler<never>[]>();
+  readonly #anyHandlers: WebhookHandler<WebhookEvent>[] = [];
+  readonly #errorHandlers: WebhookErrorHandler[] = [];
 
   constructor(webhook: Pick<Webhook, 'verify' | 'toleranceSeconds'>, options: WebhookReceiverOptions = {}) {
     this.#webhook = webhook;
@@ -91,10 +93,10 @@ export class WebhookReceiver {
   }
 
   /** Runs `handler` for every verified event of `type`. */
-  on<T extends KnownWebhookEventType>(type: T, handler: Handler<KnownWebhookEvent<T>>): this;
+  on<T extends KnownWebhookEventType>(type: T, handler: WebhookHandler<KnownWebhookEvent<T>>): this;
   /** Runs `handler` for a type this SDK version does not know yet. */
-  on(type: string, handler: Handler<WebhookEvent>): this;
-  on(type: string, handler: Handler<never>): this {
+  on(type: string, handler: WebhookHandler<WebhookEvent>): this;
+  on(type: string, handler: WebhookHandler<never>): this {
     const list = this.#handlers.get(type) ?? [];
     list.push(handler);
     this.#handlers.set(type, list);
@@ -102,13 +104,13 @@ export class WebhookReceiver {
   }
 
   /** Runs `handler` for every verified event, known or not, after the type's own handlers. */
-  onAny(handler: Handler<WebhookEvent>): this {
+  onAny(handler: WebhookHandler<WebhookEvent>): this {
     this.#anyHandlers.push(handler);
     return this;
   }
 
   /** Hears every refusal and failure, with the stage it happened in. */
-  onError(handler: ErrorHandler): this {
+  onError(handler: WebhookErrorHandler): this {
     this.#errorHandlers.push(handler);
     return this;
   }
@@ -139,7 +141,7 @@ export class WebhookReceiver {
     }
     try {
       for (const handler of this.#handlers.get(event.type) ?? [])
-        await (handler as Handler<WebhookEvent>)(event);
+        await (handler as WebhookHandler<WebhookEvent>)(event);
       for (const handler of this.#anyHandlers) await handler(event);
     } catch (error) {
       try {

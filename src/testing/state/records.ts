@@ -29,6 +29,7 @@ export interface SpvRequestRecord {
   shareClasses?: ShareClass[];
 }
 
+/** An SPV the fake materialised when it approved an SPV request (in `fake.admin.snapshot().spvs`). */
 export interface SpvRecord {
   slug: string;
   clientId: string;
@@ -38,6 +39,7 @@ export interface SpvRecord {
   shareClasses: ShareClass[];
 }
 
+/** An investor (person) the fake holds; `createdAt` is epoch milliseconds on the fake's clock. */
 export interface PersonRecord {
   id: string;
   clientId: string;
@@ -51,18 +53,21 @@ export interface PersonRecord {
   createdAt: number;
 }
 
+/** A document on record for a subscription; `uploadedAt` is epoch milliseconds on the fake's clock. */
 export interface UploadRecord {
   fileId: string;
   url: string;
   uploadedAt: number;
 }
 
+/** A funding receipt on record, with the wire it documents. */
 export interface FundingRecord extends UploadRecord {
   amount: string;
   currency: string;
   wireReference: string;
 }
 
+/** A subscription as the fake holds it (times are epoch milliseconds on the fake's clock). */
 export interface SubscriptionRecord {
   seq: number;
   slug: string;
