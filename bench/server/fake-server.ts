@@ -8,6 +8,14 @@ import type { ServerCommand, ServerMessage } from './protocol.js';
 const options = JSON.parse(process.argv[2] ?? '{}') as FakePartnerEquityOptions;
 const { FakePartnerEquity } = await importTesting();
 const fake = new FakePartnerEquity(options);
+// The fake's clock is manual (it moves only when told); here it follows real time, as a real server's does,
+// so hand-signed assertions (raw-token.ts) and token lifetimes line up with the wall clock.
+let last = Date.now();
+setInterval(() => {
+  const now = Date.now();
+  void fake.clock.advance(now - last);
+  last = now;
+}, 50).unref();
 await fake.listen();
 const partner = await fake.createPartner();
 
