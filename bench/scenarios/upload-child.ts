@@ -7,6 +7,7 @@
 // 2 ms. Prints { baseline, peak, growth } in bytes; peak is the larger of the samples and VmHWM.
 import { randomUUID } from 'node:crypto';
 import { createReadStream, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { importSdk } from '../lib/build-sdk.js';
@@ -56,12 +57,14 @@ async function rawUpload(): Promise<{ upload: Upload; close: () => Promise<void>
         'content-type': `multipart/form-data; boundary=${boundary}`,
         'content-length': String(head.length + statSync(path).size + tail.length),
       },
-      // An async iterable body is written chunk by chunk as the socket drains.
-      body: (async function* () {
-        yield head;
-        yield* createReadStream(path);
-        yield tail;
-      })() as unknown as NonNullable<Parameters<typeof request>[1]>['body'],
+      // Written chunk by chunk as the socket drains (Readable is undici's documented streaming body).
+      body: Readable.from(
+        (async function* () {
+          yield head;
+          yield* createReadStream(path);
+          yield tail;
+        })(),
+      ),
       dispatcher: agent,
     });
     const text = await response.body.text();
