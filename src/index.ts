@@ -1,3 +1,9 @@
+/**
+ * The Partner Equity API client: {@link PartnerEquity} and its resources, the error classes to branch on,
+ * {@link generateKeyPair} and {@link deriveIdempotencyKey}.
+ *
+ * @module @partner-equity/sdk
+ */
 export {
   type Ed25519PublicJwk,
   type GeneratedKeyPair,
@@ -19,6 +25,7 @@ export type { Clock } from './core/clock.js';
 export {
   APIConnectionError,
   APIError,
+  type APIErrorInit,
   APITimeoutError,
   APIUserAbortError,
   AuthenticationError,
@@ -32,6 +39,7 @@ export {
   PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitError,
+  type RequestContext,
   ResponseTooLargeError,
   ResponseValidationError,
   type SdkErrorCode,

@@ -38,6 +38,7 @@ export class APIPromise<T> extends Promise<T> {
   }
 
   // Derived promises (`.then(...)` results) are plain promises, not APIPromises.
+  /** `Promise`: what `.then()` and friends derive is a plain promise. */
   static override get [Symbol.species]() {
     return Promise;
   }

@@ -1,6 +1,6 @@
 /**
- * The SDK's only source of time. Production code uses {@link systemClock}; tests and the fake API inject
- * a manual clock so token expiry, backoff waits and webhook schedules run without real sleeping.
+ * The SDK's only source of time. Production code uses the wall clock; tests and the fake API inject a manual
+ * clock so token expiry, backoff waits and webhook schedules run without real sleeping.
  */
 export interface Clock {
   /** Milliseconds since the Unix epoch, like `Date.now()`. */

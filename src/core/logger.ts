@@ -8,9 +8,13 @@
  * ```
  */
 export interface Logger {
+  /** One line per attempt (method, path, status, attempt, duration, redacted headers and bodies). */
   debug(message: string, fields?: Record<string, unknown>): void;
+  /** Noteworthy but expected events. */
   info(message: string, fields?: Record<string, unknown>): void;
+  /** Something failed and was handled, e.g. a background token renewal. */
   warn(message: string, fields?: Record<string, unknown>): void;
+  /** Something failed that the SDK could not handle by itself. */
   error(message: string, fields?: Record<string, unknown>): void;
 }
 

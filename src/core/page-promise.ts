@@ -39,6 +39,7 @@ export class PagePromise<Page, Item> implements PromiseLike<Page>, AsyncIterable
   readonly #source: PageSource<Page, Item>;
   #first: APIPromise<Page> | undefined;
 
+  /** @internal Built by the list methods, e.g. `client.spvRequests.list()`. */
   constructor(source: PageSource<Page, Item>) {
     if (!Number.isSafeInteger(source.perPage) || source.perPage < 1) {
       throw new RangeError('PagePromise: perPage must be a positive integer');
@@ -46,6 +47,7 @@ export class PagePromise<Page, Item> implements PromiseLike<Page>, AsyncIterable
     this.#source = source;
   }
 
+  /** `'PagePromise'`, for `Object.prototype.toString` and debuggers. */
   get [Symbol.toStringTag](): string {
     return 'PagePromise';
   }
@@ -69,10 +71,12 @@ export class PagePromise<Page, Item> implements PromiseLike<Page>, AsyncIterable
     return this.#firstPage().then(onfulfilled, onrejected);
   }
 
+  /** Like `Promise#catch`, on the first page. */
   catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<Page | R> {
     return this.#firstPage().catch(onrejected);
   }
 
+  /** Like `Promise#finally`, on the first page. */
   finally(onfinally?: (() => void) | null): Promise<Page> {
     return this.#firstPage().finally(onfinally);
   }
@@ -98,6 +102,7 @@ export class PagePromise<Page, Item> implements PromiseLike<Page>, AsyncIterable
     }
   }
 
+  /** Every item of every page, in order (`for await`); pages are fetched as iteration reaches them. */
   async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
     for await (const page of this.pages()) {
       yield* this.#source.items(page);

@@ -1,3 +1,9 @@
+/**
+ * {@link FakePartnerEquity}: a stateful fake of the whole Partner Equity API for your tests, on a loopback
+ * port or as MSW handlers, with admin controls, a manual clock, fault injection and signed webhooks.
+ *
+ * @module @partner-equity/sdk/testing
+ */
 // `@partner-equity/sdk/testing`: the fake Partner Equity API. Needs the peer dependency `msw` (3.x).
 
 // Resource types the admin controls return, re-exported so declarations never point into private chunks.

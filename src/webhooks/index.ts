@@ -1,3 +1,9 @@
+/**
+ * Verifying Partner Equity webhooks (Standard Webhooks) and dispatching them to typed handlers:
+ * {@link Webhook}, {@link WebhookReceiver} and the framework adapters. Runs on every runtime.
+ *
+ * @module @partner-equity/sdk/webhooks
+ */
 // `@partner-equity/sdk/webhooks`, default build: Web Crypto only — no `node:` imports, no Buffer — so it
 // runs on Workers, Deno, Bun, Vercel Edge and Node alike. Node resolves `index.node.ts` instead.
 export type {
