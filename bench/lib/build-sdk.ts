@@ -2,8 +2,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Options } from 'tsup';
 import type * as Sdk from '../../src/index.js';
 import type * as Testing from '../../src/testing/index.js';
-import type * as WebhooksWeb from '../../src/webhooks/index.js';
-import type * as WebhooksNode from '../../src/webhooks/index.node.js';
 import config from '../../tsup.config.js';
 
 /** Where the bench's own build of the package goes (git-ignored; `dist/` is left to `npm run build`). */
@@ -33,16 +31,6 @@ export function distUrl(entry: string): string {
 /** The built main entry, typed as the sources it was built from. */
 export async function importSdk(): Promise<typeof Sdk> {
   return (await import(distUrl('index.js'))) as typeof Sdk;
-}
-
-/** The built `./webhooks` entry under the `node` condition. */
-export async function importWebhooks(): Promise<typeof WebhooksNode> {
-  return (await import(distUrl('webhooks/index.node.js'))) as typeof WebhooksNode;
-}
-
-/** The built default (Web Crypto) `./webhooks` entry. */
-export async function importWebCryptoWebhooks(): Promise<typeof WebhooksWeb> {
-  return (await import(distUrl('webhooks/index.js'))) as typeof WebhooksWeb;
 }
 
 /** The built `./testing` entry (the fake API). */

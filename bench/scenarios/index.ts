@@ -4,13 +4,13 @@ import { runColdStart } from './cold-start.js';
 import { runRequestOverhead } from './request-overhead.js';
 import { runTokenManager } from './token-manager.js';
 import { runUploads } from './uploads.js';
-import { runWebhookBench } from './webhooks.js';
+import { runWebhooks } from './webhooks.js';
 
 /** The suite, in issue 8's order. */
 export const scenarios: Scenario[] = [
   { id: '1', title: 'request overhead', run: runRequestOverhead },
   { id: '2', title: 'token manager', run: runTokenManager },
-  { id: '3', title: 'webhook verification', run: runWebhookBench },
+  { id: '3', title: 'webhook verification', run: runWebhooks },
   { id: '4', title: 'uploads', run: runUploads },
   { id: '5', title: 'bulk investors', run: runBulk },
   { id: '6', title: 'cold start', run: runColdStart },
