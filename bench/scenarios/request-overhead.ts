@@ -145,7 +145,7 @@ export async function runRequestOverhead(context: BenchContext): Promise<Scenari
     );
     const { total, perSegment, rounds } = onFake;
     return {
-      rows: [...onReplay.rows, ...onFake.rows],
+      rows: [...onFake.rows, ...onReplay.rows],
       notes: [
         `Request overhead: GET ${'/v1/spv-requests/{slug}'} of an approved request (${captured.body.length} bytes of JSON), ${total.toLocaleString('en')} timed requests per contender and server (${rounds} interleaved rounds of ${perSegment.toLocaleString('en')}, after one warm-up segment each), concurrency ${CONCURRENCY}. Servers run in their own process: "fake server" is FakePartnerEquity's loopback server (real routing, token check, state; it saturates one core at roughly a thousand requests a second, which caps every contender alike and compresses the ratios toward 1); "replay server" is a bare node:http server answering with the fake's captured response after the same bearer check, so the clients' own costs decide the throughput. Ratios are medians of per-round ratios. "Client CPU" is the benchmark process's user+system CPU per request: each client's own cost, without the server's.`,
       ],
