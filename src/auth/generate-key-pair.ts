@@ -1,15 +1,19 @@
-import { generateKeyPair as generateKeyPairCallback, type JsonWebKey } from 'node:crypto';
+import { generateKeyPair as generateKeyPairCallback } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const generate = promisify(generateKeyPairCallback);
 
-/** An Ed25519 public JWK, ready to register with the service. */
-export interface Ed25519PublicJwk extends JsonWebKey {
+/**
+ * An Ed25519 public JWK, ready to register with the service. Declared here rather than extending
+ * `node:crypto`'s `JsonWebKey`, which newer `@types/node` no longer export (the published types must
+ * compile against any of them). A type alias, so it is assignable to `node:crypto`'s JWK input.
+ */
+export type Ed25519PublicJwk = {
   kty: 'OKP';
   crv: 'Ed25519';
   /** The public key, base64url. */
   x: string;
-}
+};
 
 /** A new Ed25519 key pair in the forms the client and the service want. */
 export interface GeneratedKeyPair {

@@ -1,4 +1,4 @@
-import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { SpvRequest } from '../schemas/spv-requests.js';
 import type { SubscriptionResult } from '../schemas/subscriptions.js';
 import { randomId } from './ids.js';
@@ -12,6 +12,12 @@ import {
   rejectSpvRequest,
 } from './state/spv-request-lifecycle.js';
 import { emitSubscriptionCompleted } from './state/subscription-events.js';
+
+/**
+ * A public key as a JWK (`{ kty: 'OKP', crv: 'Ed25519', x }`). Not `node:crypto`'s `JsonWebKey`, which newer
+ * `@types/node` no longer export: the published declarations must compile against any of them.
+ */
+export type PublicJwk = { kty?: string; crv?: string; x?: string; kid?: string };
 
 /** A person as the admin view shows it. */
 export type FakePerson = Readonly<PersonRecord>;
@@ -106,7 +112,7 @@ export class FakeAdmin {
   registerClient(options: {
     clientId: string;
     issuer: string;
-    publicKey: string | JsonWebKey | KeyObject;
+    publicKey: string | PublicJwk | KeyObject;
     provisioned?: boolean;
     applicationName?: string;
     tenantSlug?: string;
@@ -117,7 +123,7 @@ export class FakeAdmin {
         ? createPublicKey(publicKey)
         : 'asymmetricKeyType' in publicKey && typeof publicKey.export === 'function'
           ? (publicKey as KeyObject)
-          : createPublicKey({ key: publicKey as JsonWebKey, format: 'jwk' });
+          : createPublicKey({ key: publicKey as PublicJwk, format: 'jwk' });
     this.#services.clients.register({
       clientId: options.clientId,
       issuer: options.issuer,
