@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the packed tarball (what `npm publish` would ship) into a throwaway partner project and uses it:
 #   - from ESM and from CJS (scripts/consumer-check/{esm.mjs,cjs.cjs}: a token exchange, bearer and public
-#     calls, a typed error and a webhook round trip against a loopback server), on Node 22 and Node 24;
+#     calls, a typed error and a webhook round trip against a loopback server, then the `./testing` fake as
+#     a partner's own test uses it), on Node 22 and Node 24;
 #   - type-checked from TypeScript with moduleResolution nodenext (ESM .mts and CJS .cts) and bundler,
 #     with TypeScript 7 and TypeScript 6, skipLibCheck off.
 # Run after `npm run build`. Dependencies of the tarball come from the npm registry, like a partner's install.
@@ -25,17 +26,21 @@ tarball=$(npm pack --silent --pack-destination "$work" | tail -n 1)
 project="$work/consumer"
 cp -r scripts/consumer-check "$project"
 
-types_node=$("$node24" -p "require('./package.json').devDependencies['@types/node']")
-echo "consumer-check: installing $tarball and @types/node@$types_node into a fresh project"
+dev() { "$node24" -p "require('./package.json').devDependencies['$1']"; }
+msw="msw@$(dev msw)"
+types_node="@types/node@$(dev @types/node)"
+# msw: the optional peer dependency of the `./testing` entry, which a partner's test suite installs.
+echo "consumer-check: installing $tarball, $msw and $types_node into a fresh project"
 (cd "$project" && npm install --no-audit --no-fund --no-package-lock --loglevel=error \
-  "$work/$tarball" "@types/node@$types_node" >/dev/null)
+  "$work/$tarball" "$msw" "$types_node" >/dev/null)
 
 # The installed tree must hold the runtime dependencies and nothing from our devDependencies.
 "$node24" -e '
   const pkg = require(process.argv[1] + "/node_modules/@partner-equity/sdk/package.json");
   const dev = Object.keys(require("./package.json").devDependencies);
   const fs = require("node:fs");
-  const leaked = dev.filter((name) => name !== "@types/node" && fs.existsSync(process.argv[1] + "/node_modules/" + name));
+  const wanted = ["@types/node", "msw", ...Object.keys(pkg.dependencies ?? {})];
+  const leaked = dev.filter((name) => !wanted.includes(name) && fs.existsSync(process.argv[1] + "/node_modules/" + name));
   if (leaked.length) { console.error("devDependencies installed for a consumer:", leaked); process.exit(1); }
   for (const name of Object.keys(pkg.dependencies ?? {})) require.resolve(name, { paths: [process.argv[1]] });
 ' "$project"
@@ -44,10 +49,18 @@ for node in "$node22" "$node24"; do
   (cd "$project" && "$node" esm.mjs && "$node" cjs.cjs)
 done
 
-for tsc in "$repo/node_modules/typescript/bin/tsc" "$repo/node_modules/@typescript/typescript6/bin/tsc6"; do
-  for config in tsconfig.nodenext.json tsconfig.bundler.json; do
-    (cd "$project" && "$node24" "$tsc" -p "$config")
-    echo "ok types: $(basename "$tsc") $config"
+typecheck() {
+  for tsc in "$repo/node_modules/typescript/bin/tsc" "$repo/node_modules/@typescript/typescript6/bin/tsc6"; do
+    for config in tsconfig.nodenext.json tsconfig.bundler.json; do
+      (cd "$project" && "$node24" "$tsc" -p "$config")
+      echo "ok types: $(basename "$tsc") $config with $1"
+    done
   done
-done
+}
+typecheck "$types_node"
+# A partner on the Node 22 floor has Node 22's types: the declarations must hold there too.
+(cd "$project" && npm install --no-audit --no-fund --no-package-lock --loglevel=error "@types/node@22" >/dev/null)
+typecheck "@types/node@22"
+(cd "$project" && npm install --no-audit --no-fund --no-package-lock --loglevel=error "@types/node@latest" >/dev/null)
+typecheck "@types/node@latest"
 echo "consumer-check: passed"

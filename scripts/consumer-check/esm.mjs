@@ -1,9 +1,10 @@
 // The package as an ES module consumer sees it: the `import` condition must load the .js build.
 import * as sdk from '@partner-equity/sdk';
+import * as testing from '@partner-equity/sdk/testing';
 import * as webhooks from '@partner-equity/sdk/webhooks';
 import { run } from './scenario.cjs';
 
 if (!import.meta.resolve('@partner-equity/sdk').endsWith('/dist/index.js')) {
   throw new Error(`ESM resolved ${import.meta.resolve('@partner-equity/sdk')}`);
 }
-await run(sdk, webhooks, 'ESM');
+await run(sdk, webhooks, testing, 'ESM');

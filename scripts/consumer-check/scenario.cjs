@@ -5,7 +5,7 @@
 const assert = require('node:assert/strict');
 const { createServer } = require('node:http');
 
-async function run(sdk, webhooks, label) {
+async function run(sdk, webhooks, testing, label) {
   const { PartnerEquity, generateKeyPair, NotFoundError, InputValidationError, VERSION } = sdk;
   const seen = [];
   const server = createServer((req, res) => {
@@ -87,6 +87,21 @@ async function run(sdk, webhooks, label) {
     ]);
   } finally {
     server.close();
+  }
+
+  // A partner's own test: the fake API from the testing entry (msw is its optional peer dependency).
+  const fake = new testing.FakePartnerEquity();
+  await fake.listen();
+  const partner = await fake.createPartner();
+  const client = new PartnerEquity({ ...partner, logLevel: 'off' });
+  try {
+    assert.equal((await client.oauth.info()).clientId, partner.clientId);
+    const { latest } = await client.contracts.versions();
+    assert.equal(typeof latest, 'string');
+    assert.ok(!JSON.stringify(partner).includes('PRIVATE KEY'));
+  } finally {
+    await client.close();
+    await fake.close();
   }
   console.log(`ok ${label} on Node ${process.version}`);
 }

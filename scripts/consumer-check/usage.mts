@@ -8,6 +8,7 @@ import {
   type RawResponse,
   type RequestOptions,
 } from '@partner-equity/sdk';
+import { FakePartnerEquity } from '@partner-equity/sdk/testing';
 import { Webhook, type WebhookEvent } from '@partner-equity/sdk/webhooks';
 
 const options: ClientOptions = {
@@ -38,6 +39,15 @@ export async function receive(body: string, headers: Record<string, string>): Pr
     headers,
   );
   return event.type;
+}
+
+export async function withFake(): Promise<string> {
+  const fake = new FakePartnerEquity();
+  await fake.listen();
+  const partner = await fake.createPartner();
+  const info = await new PartnerEquity({ ...partner }).oauth.info();
+  await fake.close();
+  return info.applicationName ?? '';
 }
 
 // @ts-expect-error baseUrl is a string: proves the declarations are typed, not `any`.
