@@ -4,7 +4,7 @@
 #     calls, a typed error and a webhook round trip against a loopback server, then the `./testing` fake as
 #     a partner's own test uses it), on Node 22 and Node 24;
 #   - type-checked from TypeScript with moduleResolution nodenext (ESM .mts and CJS .cts) and bundler,
-#     with TypeScript 7 and TypeScript 6, skipLibCheck off.
+#     with TypeScript 7 and TypeScript 6, skipLibCheck off, against @types/node 24 (pinned), 22 and latest.
 # Run after `npm run build`. Dependencies of the tarball come from the npm registry, like a partner's install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
