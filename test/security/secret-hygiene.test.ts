@@ -106,8 +106,8 @@ beforeAll(async () => {
     exposure.add(`log ${line.level}: ${line.message}`, line.message);
     exposure.addObject(`log fields of "${line.message}"`, line.fields);
   }
-  consoleLines.forEach((line, i) => exposure.add(`console line ${i}`, line));
-  receiverErrors.forEach((error, i) => exposure.addError(`webhook receiver error ${i}`, error));
+  for (const [i, line] of consoleLines.entries()) exposure.add(`console line ${i}`, line);
+  for (const [i, error] of receiverErrors.entries()) exposure.addError(`webhook receiver error ${i}`, error);
   for (const [name, client] of Object.entries(clients)) {
     exposure.addObject(`client ${name}`, client);
     exposure.addObject(`client ${name} requester`, client._requester);
