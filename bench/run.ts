@@ -3,6 +3,7 @@
 // `--only=1,3` runs some scenarios (RESULTS.md untouched as well).
 import { writeFile } from 'node:fs/promises';
 import { buildSdk } from './lib/build-sdk.js';
+import { findings } from './lib/findings.js';
 import { machineInfo } from './lib/machine.js';
 import { renderResults, renderTable } from './lib/render.js';
 import type { BenchRow, Scenario } from './lib/result.js';
@@ -74,7 +75,9 @@ if (!quick && only === undefined) {
     command: 'npm run bench',
     seconds,
     table,
+    rows,
     notes,
+    findings,
   });
   await writeFile(new URL('./RESULTS.md', import.meta.url), markdown);
   log('bench: wrote bench/RESULTS.md');

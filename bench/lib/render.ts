@@ -1,5 +1,5 @@
 import type { MachineInfo } from './machine.js';
-import type { BenchRow } from './result.js';
+import { type BenchRow, shortfall } from './result.js';
 
 /** The results as a Markdown table: scenario, figure, value, target, holds. */
 export function renderTable(rows: readonly BenchRow[]): string {
@@ -26,7 +26,10 @@ export interface ResultsInput {
   command: string;
   seconds: number;
   table: string;
+  rows: readonly BenchRow[];
   notes: readonly string[];
+  /** Where the time or memory goes for figures that miss, from profiles (bench/lib/findings.ts). */
+  findings: readonly string[];
 }
 
 /** bench/RESULTS.md: when, where, how, the table, and the notes that explain the figures. */
@@ -46,9 +49,27 @@ export function renderResults(input: ResultsInput): string {
     '',
     input.table,
     '',
+    '## Missed targets',
+    '',
+    ...missed(input.rows),
+    '',
+    '## What the profiles show',
+    '',
+    ...input.findings.map((finding) => `- ${finding}`),
+    '',
     '## Notes',
     '',
     ...input.notes.map((note) => `- ${note}`),
     '',
   ].join('\n');
+}
+
+function missed(rows: readonly BenchRow[]): string[] {
+  const lines = rows
+    .filter((row) => row.holds === false)
+    .map(
+      (row) =>
+        `- ${row.scenario}, ${row.figure}: ${row.value} against ${row.target} (${shortfall(row) ?? 'failed'}).`,
+    );
+  return lines.length > 0 ? lines : ['Every target holds in this run.'];
 }

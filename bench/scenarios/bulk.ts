@@ -25,7 +25,7 @@ export async function runBulk({ quick, log }: BenchContext): Promise<ScenarioRes
   const agent = new Agent();
   try {
     const total = quick ? 2_000 : 25_000;
-    const rounds = quick ? 1 : 7;
+    const rounds = quick ? 1 : 9;
     const url = new URL('/v1/investors', server.baseUrl);
     const authorization = `Bearer ${await rawAccessToken(server.partner)}`;
     let batch = 0;

@@ -28,7 +28,7 @@ async function compare(target: Target, { quick, log }: BenchContext) {
   const url = new URL(`/v1/spv-requests/${encodeURIComponent(slug)}`, target.baseUrl);
   const authorization = `Bearer ${target.token}`;
   const perSegment = quick ? 200 : 2_500;
-  const rounds = quick ? 2 : 6;
+  const rounds = quick ? 2 : 8;
   const expectSlug = (body: { spvRequestSlug?: unknown }) => {
     if (body.spvRequestSlug !== slug) throw new Error('wrong SPV request');
   };

@@ -67,7 +67,7 @@ export async function runUploads({ quick, log }: BenchContext): Promise<Scenario
       });
       return JSON.parse(stdout) as Measurement;
     };
-    const runs = quick ? 1 : 5;
+    const runs = quick ? 1 : 7;
     const single: Measurement[] = [];
     const five: Measurement[] = [];
     const rawSingle: Measurement[] = [];
