@@ -27,7 +27,7 @@ import { emptyLedger, maybeFault, nextCall, type SoakLedger, seededRandom } from
  */
 const CALLS = 50_000;
 // Long enough for the pools, caches and WeakMap tables (the fake's and the platform's) to reach their size.
-const WARM_UP = 10_000;
+const WARM_UP = 20_000;
 const CONCURRENCY = 16;
 const FAULT_RATE = 0.05;
 const SEGMENT = 1_000;
@@ -42,8 +42,10 @@ let clientId: string;
 let body: SpvRequestCreate;
 
 beforeAll(async () => {
-  // Generous skew: the shared clock also moves while an assertion is in flight (other calls' backoff waits).
-  fake = new FakePartnerEquity({ accessTokenTtlSeconds: 300, skewSeconds: 30 });
+  // A skew wider than the soak's clock jumps: a background renewal can be in flight while the shared clock
+  // jumps minutes between segments (in several steps), which ages even the SDK's fresh retry of the
+  // assertion. Stale assertions are tested on their own in stale-assertion.test.ts.
+  fake = new FakePartnerEquity({ accessTokenTtlSeconds: 300, skewSeconds: 900 });
   await fake.listen();
   const partner = await fake.createPartner();
   clientId = partner.clientId;
