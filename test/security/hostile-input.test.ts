@@ -223,27 +223,26 @@ describe.each(METHODS)('hostile input: $name', (method) => {
   );
 
   const objects = method.objects ?? [];
-  it.skipIf(objects.length === 0)(
-    'unknown keys (`__proto__`, `constructor`…) are refused by name',
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(
-          fc.constantFrom(...objects),
-          hostileKey,
-          boxed(fc.anything()),
-          async (object, key, { value }) => {
-            const target = at(method.args(), object.at) as object;
-            if (Object.hasOwn(target, key)) return; // a known field: the properties above cover it
-            const args = replaceAt(method.args(), object.at, withOwnKey(target, key, value)) as unknown[];
-            await expectRefused(
-              method,
-              args,
-              (issue) => issue.path === object.path && issue.message.includes(key),
-            );
-          },
-        ),
-        { numRuns: 40 },
-      );
-    },
-  );
+  // Only methods that take input objects (ids-only methods have none).
+  if (objects.length === 0) return;
+  it('unknown keys (`__proto__`, `constructor`…) are refused by name', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...objects),
+        hostileKey,
+        boxed(fc.anything()),
+        async (object, key, { value }) => {
+          const target = at(method.args(), object.at) as object;
+          if (Object.hasOwn(target, key)) return; // a known field: the properties above cover it
+          const args = replaceAt(method.args(), object.at, withOwnKey(target, key, value)) as unknown[];
+          await expectRefused(
+            method,
+            args,
+            (issue) => issue.path === object.path && issue.message.includes(key),
+          );
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
 });
