@@ -2,14 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputValidationError } from '../../src/core/errors.js';
 import { investorRow, type ReliabilityEnv, startEnv } from '../reliability/fake-env.js';
-import {
-  boxed,
-  hostileKey,
-  hugeString,
-  nonString,
-  unicodeJunk,
-  withOwnKey,
-} from './hostile-values.js';
+import { boxed, hostileKey, hugeString, nonString, unicodeJunk, withOwnKey } from './hostile-values.js';
 
 /**
  * `investors.create` answers bad rows the way the API does (partial success: a failed result with a row
