@@ -20,6 +20,8 @@ export interface UploadRequest<T> {
   /** Text fields, sent before the file part in this order. */
   fields: Record<string, string>;
   response: z.ZodType<T>;
+  /** Sent as `Idempotency-Key`, the same on every attempt, which makes the upload retryable. */
+  idempotencyKey: string;
   options?: RequestOptions | undefined;
 }
 
@@ -28,8 +30,9 @@ export interface UploadRequest<T> {
  * `multipart/form-data` body whose `file` part streams from disk or memory. Any refusal is one
  * `InputValidationError` and no request. Any temporary spool file is deleted when the call settles.
  *
- * Not retried by the pipeline: the upload endpoints take no `Idempotency-Key`, and a lost response may
- * have stored the file (only the re-send after a 401 token refresh happens, with the body rebuilt).
+ * Sent with an `Idempotency-Key` and so retried like any keyed POST, the body rebuilt (re-read from disk
+ * or memory) per attempt. The spec lists no key for uploads; a server that ignores it still ends up with
+ * one document, because an upload replaces the subscription's previous form or receipt.
  */
 export function sendUpload<T>(requester: Requester, upload: UploadRequest<T>): APIPromise<T> {
   return new APIPromise(run(requester, upload));
@@ -77,6 +80,7 @@ async function run<T>(requester: Requester, upload: UploadRequest<T>): Promise<W
           return form;
         },
         response: upload.response,
+        idempotencyKey: upload.idempotencyKey,
         options: upload.options,
       })
       .withResponse();

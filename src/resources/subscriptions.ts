@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { APIPromise } from '../core/api-promise.js';
 import { InputValidationError } from '../core/errors.js';
 import type { UploadFile } from '../core/file-source.js';
-import type { RequestOptions } from '../core/request-options.js';
 import type { Requester } from '../core/requester.js';
 import { sendUpload } from '../core/upload-request.js';
 import { PathParam } from '../schemas/request-params.js';
@@ -84,8 +83,8 @@ export class Subscriptions {
    * `POST /v1/spvs/{spv_slug}/subscription/{person_id}/forms` — uploads the investor's signed subscription
    * form. The file must be a PDF, JPEG, PNG or WEBP (judged by its first bytes, which set the
    * `Content-Type`) of at most `maxBytes`; anything else is refused before a request is made. Files on
-   * disk stream; nothing is read whole into memory. Not retried automatically (no idempotency key
-   * exists for uploads): see the README's "Uploads".
+   * disk stream; nothing is read whole into memory. Sent with an `Idempotency-Key` (yours or a generated
+   * one) and retried like other writes: see the README's "Uploads".
    */
   uploadSignedForm(
     spvSlug: string,
@@ -95,11 +94,16 @@ export class Subscriptions {
   ): APIPromise<SignedFormUploadResult> {
     const args = inputIssues(PersonArgs, { spvSlug, personId });
     const opts = inputIssues(SignedFormOptions, options ?? {});
+    const { key, issues: keyIssues } = resolveIdempotencyKey(options);
     return guarded(() =>
       sendUpload(this.#requester, {
         subject: 'subscriptions.uploadSignedForm input',
         // A non-object options argument is reported as `options`, not as the unnamed root.
-        issues: [...args.issues, ...opts.issues.map((i) => (i.path === '' ? { ...i, path: 'options' } : i))],
+        issues: [
+          ...args.issues,
+          ...opts.issues.map((i) => (i.path === '' ? { ...i, path: 'options' } : i)),
+          ...keyIssues,
+        ],
         file,
         rules: {
           maxBytes: opts.data?.maxBytes ?? MAX_UPLOAD_BYTES,
@@ -112,6 +116,7 @@ export class Subscriptions {
         path: args.data === undefined ? '' : documentPath(args.data.spvSlug, args.data.personId, 'forms'),
         fields: {},
         response: SignedFormUploadResult,
+        idempotencyKey: key,
         options: requestOptions(options),
       }),
     );
@@ -121,20 +126,22 @@ export class Subscriptions {
    * `POST /v1/spvs/{spv_slug}/subscription/{person_id}/fundings` — uploads the wire receipt with its
    * `amount`, `currency` and `wireReference`. Only after the signed form is on record (else
    * `ConflictError`). File rules as for the form, except that `contentType` may send another type.
+   * Keyed and retried like the form.
    */
   uploadFundingReceipt(
     spvSlug: string,
     personId: string,
     receipt: FundingReceiptUpload,
-    options?: RequestOptions,
+    options?: IdempotentRequestOptions,
   ): APIPromise<FundingReceiptUploadResult> {
     const args = inputIssues(PersonArgs, { spvSlug, personId });
     const input = inputIssues(FundingReceiptInput, receipt);
     const fields = input.data;
+    const { key, issues: keyIssues } = resolveIdempotencyKey(options);
     return guarded(() =>
       sendUpload(this.#requester, {
         subject: 'subscriptions.uploadFundingReceipt input',
-        issues: [...args.issues, ...input.issues],
+        issues: [...args.issues, ...input.issues, ...keyIssues],
         file: (receipt as { file?: unknown } | undefined)?.file,
         rules: {
           maxBytes: fields?.maxBytes ?? MAX_UPLOAD_BYTES,
@@ -150,6 +157,7 @@ export class Subscriptions {
             ? {}
             : { amount: fields.amount, currency: fields.currency, wireReference: fields.wireReference },
         response: FundingReceiptUploadResult,
+        idempotencyKey: key,
         options: requestOptions(options),
       }),
     );

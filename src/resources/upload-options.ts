@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import type { UploadFile } from '../core/file-source.js';
-import type { RequestOptions } from '../core/request-options.js';
 import {
   FundingReceiptFields,
   MAX_UPLOAD_BYTES,
   UPLOAD_MEDIA_TYPES,
   type UploadMediaType,
 } from '../schemas/uploads.js';
+import type { IdempotentRequestOptions } from './idempotent-request-options.js';
 
 /** Options of `client.subscriptions.uploadSignedForm()`. */
-export interface SignedFormUploadOptions extends RequestOptions {
+export interface SignedFormUploadOptions extends IdempotentRequestOptions {
   /** The filename sent with the file. @default the file's own name, else `signed-form.<ext>` */
   filename?: string;
   /**

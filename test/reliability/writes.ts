@@ -14,7 +14,7 @@ export interface WriteCase {
   send(env: ReliabilityEnv, ctx: Record<string, string>, options: RequestOptions): APIPromise<unknown>;
   /** How many of the write's resources the fake holds afterwards. */
   held(env: ReliabilityEnv, ctx: Record<string, string>): number;
-  /** Whether the SDK retries it (keyed POSTs and DELETE: yes; uploads, which carry no key: no). */
+  /** Whether the SDK retries it (keyed POSTs, uploads included, and DELETE: yes). */
   retried: boolean;
   /** Why this write survives (or cannot survive) faults: printed beside its row of the matrix. */
   why: string;
@@ -87,18 +87,18 @@ export const WRITES: WriteCase[] = [
   {
     name: 'subscriptions.uploadSignedForm',
     method: 'POST',
-    retried: false,
+    retried: true,
     path: /\/forms$/,
     prepare: subscribed,
     send: (env, ctx, options) =>
       env.client.subscriptions.uploadSignedForm(ctx['spvSlug'] ?? '', ctx['personId'] ?? '', pdf(), options),
     held: (env, ctx) => subscriptionOf(env, ctx).filter((s) => s.form !== undefined).length,
-    why: 'no Idempotency-Key in the spec, so never retried by the SDK: a fault before processing fails cleanly; after processing the caller gets a typed error while the form is on record. Calling again is safe: the form has one slot per subscription and the repeat replaces it (the upload event is sent twice)',
+    why: 'the spec lists no Idempotency-Key for uploads, but the SDK sends one (generated once per call) and retries with it: the fake replays a processed attempt; a server that ignores the key would replace the form in its single slot, still one on record',
   },
   {
     name: 'subscriptions.uploadFundingReceipt',
     method: 'POST',
-    retried: false,
+    retried: true,
     path: /\/fundings$/,
     prepare: async (env) => {
       const ctx = await subscribed(env);
@@ -113,7 +113,7 @@ export const WRITES: WriteCase[] = [
         options,
       ),
     held: (env, ctx) => subscriptionOf(env, ctx).filter((s) => s.funding !== undefined).length,
-    why: 'as the signed form: never retried; after a lost answer, calling again replaces the receipt in its single slot',
+    why: 'as the signed form: keyed and retried; a processed attempt is replayed, not stored twice',
   },
   {
     name: 'spvRequests.cancel',
