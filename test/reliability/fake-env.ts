@@ -3,7 +3,7 @@ import type { ClientOptions } from '../../src/core/client-options.js';
 import type { InvestorInput } from '../../src/schemas/investors.js';
 import type { SpvRequestCreate } from '../../src/schemas/spv-requests.js';
 import { FakePartnerEquity, type FakePartnerEquityOptions } from '../../src/testing/index.js';
-import { drivingClock } from './driving-clock.js';
+import { drivingClock } from '../helpers/driving-clock.js';
 
 /** A fake API on a loopback port and one partner's client sharing its clock. */
 export interface ReliabilityEnv {

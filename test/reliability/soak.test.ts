@@ -12,7 +12,7 @@ import {
   type RecordedRequest,
   type TokenRequestRecord,
 } from '../../src/testing/index.js';
-import { drivingClock } from './driving-clock.js';
+import { drivingClock } from '../helpers/driving-clock.js';
 import { spvBody } from './fake-env.js';
 import { emptyLedger, maybeFault, nextCall, type SoakLedger, seededRandom } from './soak-workload.js';
 

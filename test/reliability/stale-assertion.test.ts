@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { jwsSigningInput, type Signer } from '../../src/auth/signer.js';
 import { PartnerEquity } from '../../src/client.js';
 import { FakePartnerEquity } from '../../src/testing/index.js';
-import { drivingClock } from './driving-clock.js';
+import { drivingClock } from '../helpers/driving-clock.js';
 
 /**
  * An assertion can go stale on its way: a slow KMS signer, a paused VM or a slow network, and the service

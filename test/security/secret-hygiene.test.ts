@@ -11,7 +11,7 @@ import { Webhook } from '../../src/webhooks/index.node.js';
 import { createNodeHandler } from '../../src/webhooks/node-handler.js';
 import { WebhookReceiver } from '../../src/webhooks/webhook-receiver.js';
 import { memoryLogger } from '../helpers/memory-logger.js';
-import { drivingClock } from '../reliability/driving-clock.js';
+import { drivingClock } from '../helpers/driving-clock.js';
 import { Exposure, type Secret, secretsOnWire } from './exposure.js';
 import { startRecordingProxy } from './recording-proxy.js';
 import { runPartnerScenarios } from './secret-scenarios.js';
