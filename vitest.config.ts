@@ -18,7 +18,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // Tests use real loopback sockets; fake clocks are injected per test, never global sleeps.
-    pool: 'forks',
+    // Tests use real loopback sockets; fake clocks are injected per test, never global sleeps. Worker
+    // threads start faster than forked processes; tests needing a process of their own spawn one.
+    pool: 'threads',
   },
 });
