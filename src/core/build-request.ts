@@ -29,6 +29,19 @@ export function mergeHeaders(...sources: (Record<string, string> | undefined)[])
   return out;
 }
 
+/** {@link mergeHeaders} onto a copy of `base`, whose names are lower-case already (merged once per client). */
+export function extendHeaders(
+  base: Readonly<Record<string, string>>,
+  ...sources: (Record<string, string> | undefined)[]
+): Record<string, string> {
+  const out: Record<string, string> = { ...base };
+  for (const source of sources) {
+    if (source === undefined) continue;
+    for (const name of Object.keys(source)) out[name.toLowerCase()] = source[name] as string;
+  }
+  return out;
+}
+
 /** The body kind's `content-type` (none for multipart: the transport adds it with the boundary). */
 export function contentTypeOf(spec: RequestSpec<unknown>): Record<string, string> {
   if (spec.json !== undefined) return { 'content-type': 'application/json' };

@@ -3,6 +3,7 @@ import type { RawResponse } from './api-promise.js';
 import { APIError, ResponseValidationError, toValidationIssues } from './errors.js';
 import { isSecretKey, redactText } from './redact.js';
 import { parseRetryAfter } from './retry-policy.js';
+import { headerOf, type TransportResponse } from './transport.js';
 
 /** The request id the API (or its gateway) put on a response. */
 export function requestIdOf(headers: Headers): string | undefined {
@@ -21,8 +22,23 @@ export interface ResponseContext {
 /** A status, headers and the whole body text of one attempt. */
 export interface ReadResponse {
   status: number;
-  headers: Headers;
+  /** Built on first read for the default transport; prefer {@link ReadResponse.header} for single values. */
+  readonly headers: Headers;
+  /** One header value, like `headers.get(name)` (`name` lower-case), without building `headers`. */
+  header(name: string): string | null;
   text: string;
+}
+
+/** The {@link ReadResponse} of a transport response whose body has been read into `text`. */
+export function readResponse(response: TransportResponse, text: string): ReadResponse {
+  return {
+    status: response.status,
+    get headers() {
+      return response.headers;
+    },
+    header: (name) => headerOf(response, name),
+    text,
+  };
 }
 
 /** Parses a 2xx body through `schema`, or throws {@link ResponseValidationError}. */
@@ -31,8 +47,8 @@ export async function parseSuccess<T>(
   response: ReadResponse,
   schema: z.ZodType<T>,
 ): Promise<{ data: T; response: RawResponse }> {
-  const { status, headers, text } = response;
-  const requestId = requestIdOf(headers);
+  const { status, text } = response;
+  const requestId = response.header('x-request-id') ?? response.header('request-id') ?? undefined;
   const fail = (summary: string, issues: { path: string; message: string }[] = [], cause?: unknown) =>
     new ResponseValidationError(
       { method: context.method, path: context.path, status, requestId, issues, summary },
@@ -41,7 +57,7 @@ export async function parseSuccess<T>(
 
   let value: unknown;
   if (text === '') value = undefined;
-  else if (/\bjson\b/i.test(headers.get('content-type') ?? '')) {
+  else if (/\bjson\b/i.test(response.header('content-type') ?? '')) {
     try {
       value = JSON.parse(text);
     } catch {
@@ -65,13 +81,30 @@ export async function parseSuccess<T>(
   }
   return {
     data: parsed.data,
-    response: {
-      status,
-      headers,
-      requestId,
-      attempts: context.attempts,
-      idempotencyKey: context.idempotencyKey,
+    response: withLazyHeaders(
+      { status, requestId, attempts: context.attempts, idempotencyKey: context.idempotencyKey },
+      response,
+    ),
+  };
+}
+
+// `headers` as an enumerable accessor that turns itself into a plain data property on first read or write:
+// most callers never look at the headers of a successful call, so they are not converted for them.
+function withLazyHeaders(fields: Omit<RawResponse, 'headers'>, response: ReadResponse): RawResponse {
+  const settle = (target: object, value: Headers): Headers => {
+    Object.defineProperty(target, 'headers', { value, writable: true, enumerable: true, configurable: true });
+    return value;
+  };
+  const { status, ...rest } = fields;
+  return {
+    status,
+    get headers(): Headers {
+      return settle(this, response.headers);
     },
+    set headers(value: Headers) {
+      settle(this, value);
+    },
+    ...rest,
   };
 }
 

@@ -1,7 +1,14 @@
 import pRetry, { AbortError } from 'p-retry';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import type { Authenticator } from './authenticator.js';
-import { assertOneBody, buildUrl, contentTypeOf, mergeHeaders, userAgent } from './build-request.js';
+import {
+  assertOneBody,
+  buildUrl,
+  contentTypeOf,
+  extendHeaders,
+  mergeHeaders,
+  userAgent,
+} from './build-request.js';
 import { checkRequestOptions } from './check-request-options.js';
 import type { Clock } from './clock.js';
 import {
@@ -49,9 +56,14 @@ export interface RequesterConfig {
 export class Requester {
   // Private, so `util.inspect` of a client or resource does not walk into the transport and authenticator.
   readonly #config: Readonly<RequesterConfig>;
+  // `accept`, `user-agent` and the client's default headers, merged once: every call starts from a copy.
+  readonly #baseHeaders: Readonly<Record<string, string>>;
 
   constructor(config: RequesterConfig) {
     this.#config = Object.freeze({ ...config });
+    this.#baseHeaders = Object.freeze(
+      mergeHeaders({ accept: 'application/json', 'user-agent': userAgent() }, config.defaultHeaders),
+    );
   }
 
   /** The settings this requester runs with (read-only). */
@@ -84,9 +96,8 @@ export class Requester {
     const signal = options.signal;
     if (signal?.aborted) throw new APIUserAbortError(spec, { cause: signal.reason });
 
-    const headers = mergeHeaders(
-      { accept: 'application/json', 'user-agent': userAgent() },
-      config.defaultHeaders,
+    const headers = extendHeaders(
+      this.#baseHeaders,
       contentTypeOf(spec),
       spec.idempotencyKey === undefined ? undefined : { 'idempotency-key': spec.idempotencyKey },
       options.headers,
@@ -131,7 +142,21 @@ export class Requester {
       }
     };
 
-    return pRetry(attempt, {
+    // The first attempt runs outside p-retry: most calls succeed at once and skip its machinery. A failure
+    // enters p-retry as its own first attempt (re-thrown there), so retries behave exactly as before.
+    let firstFailure: { error: unknown } | undefined;
+    try {
+      return await attempt();
+    } catch (error) {
+      firstFailure = { error };
+    }
+    const replayFirst = async (): Promise<WithResponse<T>> => {
+      if (firstFailure === undefined) return attempt();
+      const { error } = firstFailure;
+      firstFailure = undefined;
+      throw error;
+    };
+    return pRetry(replayFirst, {
       retries: options.maxRetries ?? config.maxRetries,
       // p-retry's own timers stay at 0: the wait happens in onFailedAttempt on the injected clock.
       minTimeout: 0,

@@ -1,3 +1,4 @@
+import { attemptTimers } from './attempt-timers.js';
 import { encodeBody } from './build-request.js';
 import {
   APIConnectionError,
@@ -8,7 +9,7 @@ import {
 } from './errors.js';
 import { redact, redactHeaders } from './logger.js';
 import type { ReadResponse } from './read-response.js';
-import { requestIdOf } from './read-response.js';
+import { readResponse, requestIdOf } from './read-response.js';
 import type { RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester.js';
 
@@ -31,8 +32,9 @@ const LOGGED_BODY_LIMIT = 2000;
 
 /**
  * Sends one HTTP request and reads the whole response under the attempt's timeout (the per-attempt
- * `timeout`, shortened to what is left of the `deadline`). The timeout is a real timer: network I/O runs in
- * real time even when a test injects a manual clock for backoff waits and the deadline.
+ * `timeout`, shortened to what is left of the `deadline`). The timeout is a real timer (one shared timer for
+ * all attempts, see attempt-timers.ts): network I/O runs in real time even when a test injects a manual clock
+ * for backoff waits and the deadline.
  */
 export async function sendAttempt(
   config: RequesterConfig,
@@ -64,7 +66,7 @@ export async function sendAttempt(
   const body = encodeBody(spec);
   state.attempts += 1;
   const timer = new AbortController();
-  const handle = setTimeout(() => timer.abort(), limit);
+  const armed = attemptTimers.arm(timer, limit);
   const callerSignal = spec.options?.signal;
   const signal = callerSignal === undefined ? timer.signal : AbortSignal.any([callerSignal, timer.signal]);
   const started = clock.now();
@@ -72,7 +74,7 @@ export async function sendAttempt(
   let failure: Error | undefined;
   try {
     const response = await transport({ method: spec.method, url: state.url, headers, body, signal });
-    read = { status: response.status, headers: response.headers, text: await response.text() };
+    read = readResponse(response, await response.text());
     return read;
   } catch (error) {
     if (callerSignal?.aborted) failure = new APIUserAbortError(spec, { cause: callerSignal.reason });
@@ -85,7 +87,7 @@ export async function sendAttempt(
     else failure = new APIConnectionError(context(), { cause: error, message: connectionMessage(error) });
     throw failure;
   } finally {
-    clearTimeout(handle);
+    attemptTimers.cancel(armed);
     if (config.logLevel === undefined || config.logLevel === 'debug') {
       const durationMs = clock.now() - started;
       const outcome =
