@@ -1,5 +1,5 @@
 import type { APIPromise, RawResponse } from './api-promise.js';
-import { splitChunks } from './bulk-chunks.js';
+import type { BulkChunk } from './bulk-chunks.js';
 import { type PoolVerdict, runPool } from './bulk-pool.js';
 import { APIConnectionError, APIError, APIUserAbortError, PartnerEquityError } from './errors.js';
 import { chunkKey, deriveIdempotencyKey } from './idempotency.js';
@@ -40,6 +40,11 @@ export interface BulkRunSpec<Input, Result> {
   inputs: readonly Input[];
   /** Results known before sending (rows refused client-side), by position; `undefined` rows are sent. */
   prefilled: readonly (Result | undefined)[];
+  /**
+   * Completes `inputs` and `prefilled` for positions `[start, end)` (the client-side row checks); called
+   * once per chunk slot, just before that slot is read. Without it both are taken as complete.
+   */
+  check?: ((start: number, end: number) => void) | undefined;
   chunkSize: number;
   concurrency: number;
   /** The call's key; chunk keys are derived from it. */
@@ -72,30 +77,61 @@ export interface BulkRunOutcome<Result> {
 export async function runBulk<Input, Result>(
   spec: BulkRunSpec<Input, Result>,
 ): Promise<BulkRunOutcome<Result>> {
-  const results = [...spec.prefilled];
-  const positions = results.flatMap((result, position) => (result === undefined ? [position] : []));
-  const chunks = splitChunks(positions, spec.chunkSize);
-  const rowsOf = (chunk: (typeof chunks)[number]) =>
-    chunk.positions.map((position) => spec.inputs[position] as Input);
+  const results: (Result | undefined)[] = new Array(spec.inputs.length);
+  const slotCount = Math.ceil(spec.inputs.length / spec.chunkSize);
+  // Each chunk slot is checked just before it is sent, so the row checks of later chunks overlap with the
+  // requests in flight instead of delaying the first one; after the first requests are out, the remaining
+  // slots are checked in the background, a slot per event-loop turn. `chunks[k]` is slot k once checked
+  // (empty slots send nothing and have no report).
+  const chunks: (BulkChunk | undefined)[] = new Array(slotCount);
+  const reports: (BulkChunkReport | undefined)[] = new Array(slotCount);
+  const slot = (k: number): BulkChunk => {
+    const known = chunks[k];
+    if (known !== undefined) return known;
+    const start = k * spec.chunkSize;
+    const end = Math.min(start + spec.chunkSize, spec.inputs.length);
+    spec.check?.(start, end);
+    const chunk: BulkChunk = { index: k, positions: [] };
+    for (let position = start; position < end; position += 1) {
+      const result = spec.prefilled[position];
+      results[position] = result;
+      if (result === undefined) chunk.positions.push(position);
+    }
+    chunks[k] = chunk;
+    if (chunk.positions.length > 0) reports[k] = emptyReport(chunk);
+    return chunk;
+  };
+  let checkedUpTo = 0;
+  const checkAll = () => {
+    for (; checkedUpTo < slotCount; checkedUpTo += 1) slot(checkedUpTo);
+  };
+  let background = false;
+  let finished = false;
+  const checkInBackground = () => {
+    if (background) return;
+    background = true;
+    const step = () => {
+      if (finished || checkedUpTo >= slotCount) return;
+      // A throwing check is left for the foreground to meet (and reject the call with).
+      try {
+        slot(checkedUpTo);
+        checkedUpTo += 1;
+        setImmediate(step);
+      } catch {
+        // left unchecked: `checkAll` or the slot's own worker runs it again and rejects the call
+      }
+    };
+    setImmediate(step);
+  };
+  const rowsOf = (chunk: BulkChunk) => chunk.positions.map((position) => spec.inputs[position] as Input);
   // Keys are hashed when their chunk is sent (or at the end, for chunks never sent): hashing 25,000 rows
   // up front delayed the first request by ~50 ms; in the pool it overlaps with the requests in flight.
-  const keyOf = (chunk: (typeof chunks)[number], rows = rowsOf(chunk)) =>
+  const keyOf = (chunk: BulkChunk, rows = rowsOf(chunk)) =>
     deriveIdempotencyKey(chunkKey(spec.baseKey, chunk.index), rows);
-  const reports: BulkChunkReport[] = chunks.map((chunk) => {
-    return {
-      index: chunk.index,
-      rows: chunk.positions.length,
-      idempotencyKey: '',
-      sent: false,
-      status: undefined,
-      requestId: undefined,
-      attempts: 0,
-      error: undefined,
-    };
-  });
   const responses = new Map<number, RawResponse>();
   const progress = () => {
     if (spec.onProgress === undefined) return;
+    checkAll(); // `done` counts every row refused client-side, as if all were checked up front
     let done = 0;
     let succeeded = 0;
     for (const result of results) {
@@ -109,21 +145,24 @@ export async function runBulk<Input, Result>(
     results[position] = spec.failure(spec.inputs[position] as Input, error);
   };
 
-  const { started } = await runPool(chunks.length, spec.concurrency, async (n) => {
-    const chunk = chunks[n] as (typeof chunks)[number];
-    const report = reports[n] as BulkChunkReport;
+  const pooled = runPool(slotCount, spec.concurrency, async (k) => {
+    const chunk = slot(k);
+    const report = reports[k];
+    if (report === undefined) return 'continue';
     const rows = rowsOf(chunk);
     report.idempotencyKey = keyOf(chunk, rows);
     report.sent = true;
     let verdict: PoolVerdict = 'continue';
     try {
-      const { data, response } = await spec.send(rows, report.idempotencyKey).withResponse();
+      const answer = spec.send(rows, report.idempotencyKey).withResponse();
+      checkInBackground();
+      const { data, response } = await answer;
       Object.assign(report, {
         status: response.status,
         requestId: response.requestId,
         attempts: response.attempts,
       });
-      responses.set(n, response);
+      responses.set(k, response);
       const byKey = new Map(data.map((result) => [spec.resultKeyOf(result), result]));
       for (const position of chunk.positions) {
         const result = byKey.get(spec.keyOf(spec.inputs[position] as Input));
@@ -157,15 +196,22 @@ export async function runBulk<Input, Result>(
     progress();
     return verdict;
   });
-
-  reports.forEach((report, n) => {
-    if (!report.sent) report.idempotencyKey = keyOf(chunks[n] as (typeof chunks)[number]);
+  // Background checks stop with the call (an abort or a thrown callback ends it early).
+  const { started } = await pooled.finally(() => {
+    finished = true;
   });
-  const firstFailure = reports.find((report) => report.error !== undefined);
+
+  checkAll();
+  const kept = reports.filter((report) => report !== undefined);
+  for (const report of kept) {
+    if (!report.sent) report.idempotencyKey = keyOf(chunks[report.index] as BulkChunk);
+  }
+  const firstFailure = kept.find((report) => report.error !== undefined);
   if (responses.size === 0 && firstFailure?.error !== undefined) throw firstFailure.error;
-  const stopper = reports.find((report) => report.error !== undefined && !isRetryableError(report.error));
-  for (const chunk of chunks.slice(started)) {
-    for (const position of chunk.positions) {
+  const stopper = kept.find((report) => report.error !== undefined && !isRetryableError(report.error));
+  const unsent = kept.filter((report) => report.index >= started);
+  for (const report of unsent) {
+    for (const position of (chunks[report.index] as BulkChunk).positions) {
       fail(position, {
         code: 'not_sent',
         message: `Not sent: chunk ${stopper?.index ?? '?'} failed with ${stopper?.error?.code ?? 'an error'}; send this row again`,
@@ -173,11 +219,24 @@ export async function runBulk<Input, Result>(
       });
     }
   }
-  if (chunks.length === 0 || started < chunks.length) progress();
+  if (kept.length === 0 || unsent.length > 0) progress();
   return {
     results: results as Result[],
-    chunks: reports,
-    response: summary(responses, reports, spec.baseKey),
+    chunks: kept,
+    response: summary(responses, kept, spec.baseKey),
+  };
+}
+
+function emptyReport(chunk: BulkChunk): BulkChunkReport {
+  return {
+    index: chunk.index,
+    rows: chunk.positions.length,
+    idempotencyKey: '',
+    sent: false,
+    status: undefined,
+    requestId: undefined,
+    attempts: 0,
+    error: undefined,
   };
 }
 

@@ -1,13 +1,20 @@
 import { InputValidationError, type ValidationIssue } from '../core/errors.js';
 import { investorRowError } from '../schemas/investor-row-error.js';
 import { InvestorInput, type InvestorResult } from '../schemas/investors.js';
+import { fastInvestorRow } from './fast-investor-row.js';
 
-/** The rows of one `investors.create` call after the client-side checks. */
+/** The rows of one `investors.create` call after the up-front checks; row checks run per range. */
 export interface CheckedInvestorRows {
   /** Every row: parsed for rows to send, as given for refused ones (which are never sent). */
   inputs: InvestorInput[];
   /** Failed results for rows refused before sending, by position; `undefined` for rows to send. */
   prefilled: (InvestorResult | undefined)[];
+  /**
+   * Checks rows `[start, end)` against `InvestorInput` (once each), completing `inputs` and `prefilled`
+   * there; read neither in a range before checking it. Lets the checks of later chunks overlap with the
+   * requests of earlier ones.
+   */
+  check(start: number, end: number): void;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -15,11 +22,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Checks investor rows before anything is sent. A malformed call — not an array, or a row that is not an
+ * Checks investor rows. A malformed call — not an array, or a row that is not an
  * object or has no `partnerInvestorId` (a result could not be keyed) — throws one `InputValidationError`
  * naming every such row. Other bad rows are answered like the API answers them: a failed result with a
  * row error (`retryable: false`) and not sent. A `partnerInvestorId` seen earlier in the same call fails
- * with `duplicate_in_request` (the first occurrence alone is sent), across chunks too.
+ * with `duplicate_in_request` (the first occurrence alone is sent), across chunks too. The call-wide checks
+ * (malformed call, duplicates) run here; the per-row ones when `check` is called for the row's range.
  */
 export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
   if (!Array.isArray(investors)) {
@@ -41,6 +49,9 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
 
   const rows = investors as (Record<string, unknown> & { partnerInvestorId: string })[];
   const inputs = [...rows] as InvestorInput[];
+  // Duplicates are global (the first occurrence anywhere in the call is the one sent), so they are found
+  // up front; that pass is a Map lookup per row. Rows still to check are marked in `pending`.
+  const pending = new Uint8Array(rows.length);
   const firstAt = new Map<string, number>();
   const prefilled = rows.map((row, index): InvestorResult | undefined => {
     const { partnerInvestorId } = row;
@@ -54,12 +65,25 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
       });
     }
     firstAt.set(partnerInvestorId, index);
-    const parsed = InvestorInput.safeParse(row);
-    if (!parsed.success) return failed(partnerInvestorId, investorRowError(row, parsed.error.issues));
-    inputs[index] = parsed.data; // normalised (names trimmed)
+    pending[index] = 1;
     return undefined;
   });
-  return { inputs, prefilled };
+  const check = (start: number, end: number) => {
+    for (let index = start; index < end && index < rows.length; index += 1) {
+      if (pending[index] === 0) continue;
+      const row = rows[index] as (typeof rows)[number];
+      const fast = fastInvestorRow(row);
+      if (fast !== undefined)
+        inputs[index] = fast; // normalised (names trimmed)
+      else {
+        const parsed = InvestorInput.safeParse(row);
+        if (parsed.success) inputs[index] = parsed.data;
+        else prefilled[index] = failed(row.partnerInvestorId, investorRowError(row, parsed.error.issues));
+      }
+      pending[index] = 0;
+    }
+  };
+  return { inputs, prefilled, check };
 }
 
 function failed(partnerInvestorId: string, error: NonNullable<InvestorResult['error']>): InvestorResult {
