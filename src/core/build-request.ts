@@ -1,4 +1,5 @@
 import { VERSION } from '../version.js';
+import type { MultipartBody } from './multipart-body.js';
 import type { QueryParams, RequestSpec } from './request-spec.js';
 
 /**
@@ -50,7 +51,7 @@ export function contentTypeOf(spec: RequestSpec<unknown>): Record<string, string
 }
 
 /** The body to send for one attempt; multipart bodies are rebuilt every time. */
-export function encodeBody(spec: RequestSpec<unknown>): string | FormData | undefined {
+export function encodeBody(spec: RequestSpec<unknown>): string | MultipartBody | undefined {
   if (spec.json !== undefined) return JSON.stringify(spec.json);
   if (spec.form !== undefined) return new URLSearchParams(spec.form).toString();
   if (spec.multipart !== undefined) return spec.multipart();

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { MultipartBody } from './multipart-body.js';
 import type { RequestOptions } from './request-options.js';
 
 /** HTTP methods the API uses. */
@@ -21,7 +22,7 @@ export interface RequestSpec<T> {
   /** An `application/x-www-form-urlencoded` body (the token endpoint). */
   form?: Record<string, string> | undefined;
   /** A `multipart/form-data` body, built afresh for every attempt (a stream cannot be sent twice). */
-  multipart?: (() => FormData) | undefined;
+  multipart?: (() => MultipartBody) | undefined;
   /** Sent as `Idempotency-Key` on every attempt; makes a POST retryable. */
   idempotencyKey?: string | undefined;
   /** Retry this POST even without an idempotency key (safe to repeat, like a JWT-bearer token grant). */

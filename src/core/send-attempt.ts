@@ -8,6 +8,7 @@ import {
   type RequestContext,
 } from './errors.js';
 import { redact, redactHeaders } from './logger.js';
+import { MultipartBody } from './multipart-body.js';
 import type { ReadResponse } from './read-response.js';
 import { readResponse, requestIdOf } from './read-response.js';
 import type { RequestSpec } from './request-spec.js';
@@ -130,11 +131,11 @@ function connectionMessage(error: unknown): string {
   return shown === undefined ? 'connection failed' : `connection failed (${shown})`;
 }
 
-function describeBody(spec: RequestSpec<unknown>, body: string | FormData | undefined): unknown {
+function describeBody(spec: RequestSpec<unknown>, body: string | MultipartBody | undefined): unknown {
   if (body === undefined) return undefined;
   if (spec.json !== undefined) return redact(spec.json);
   if (spec.form !== undefined) return redact(spec.form);
-  if (body instanceof FormData) return `[multipart form-data: ${[...new Set(body.keys())].join(', ')}]`;
+  if (body instanceof MultipartBody) return `[multipart form-data: ${body.fieldNames.join(', ')}]`;
   return truncate(String(redact(body)));
 }
 

@@ -1,15 +1,18 @@
 import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Agent, type Dispatcher, request } from 'undici';
 import { ResponseTooLargeError } from './errors.js';
+import { MultipartBody } from './multipart-body.js';
 
 /** One HTTP request as the pipeline hands it to a transport. Header names are lower-case. */
 export interface TransportRequest {
   method: string;
   url: URL;
   headers: Record<string, string>;
-  /** `FormData` bodies get their `content-type` (with boundary) from the transport. */
-  body?: string | Uint8Array | FormData | undefined;
+  /**
+   * A {@link MultipartBody} gets its `content-type` (with boundary) and `content-length` from the transport,
+   * which sends `body.chunks()` (streamed) or `body.toBlob()`.
+   */
+  body?: string | Uint8Array | MultipartBody | undefined;
   /** Aborts the attempt: caller cancellation, per-attempt timeout or the total deadline. */
   signal: AbortSignal;
 }
@@ -93,12 +96,15 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
   const transport = async (req: TransportRequest): Promise<TransportResponse> => {
     let headers = req.headers;
     let body: string | Uint8Array | Readable | null = null;
-    if (req.body instanceof FormData) {
-      // undici.request refuses the global FormData; the platform's own encoder streams it (file parts are
-      // read as they are sent, never buffered) and names the boundary.
-      const encoded = new Response(req.body);
-      headers = { ...headers, 'content-type': encoded.headers.get('content-type') ?? 'multipart/form-data' };
-      body = encoded.body === null ? null : Readable.fromWeb(encoded.body as WebReadableStream);
+    if (req.body instanceof MultipartBody) {
+      // The SDK's own framing around the file read straight from disk: no FormData encoder copying every
+      // chunk, no web-stream bridge, and a Content-Length. Pulled one chunk at a time as the socket drains.
+      headers = {
+        ...headers,
+        'content-type': req.body.contentType,
+        'content-length': String(req.body.length),
+      };
+      body = Readable.from(req.body.chunks(), { objectMode: false, highWaterMark: 0 });
     } else if (req.body !== undefined) body = req.body;
     const response = await request(req.url, {
       method: req.method as Dispatcher.HttpMethod,
@@ -145,10 +151,13 @@ export function fetchTransport(
 ): Transport {
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return async (req) => {
+    const multipart = req.body instanceof MultipartBody ? req.body : undefined;
     const response = await fetchImpl(req.url, {
       method: req.method,
-      headers: req.headers,
-      body: (req.body ?? null) as BodyInit | null,
+      // A Blob body: fetch sets Content-Length from it, and every runtime (and MSW) accepts it.
+      headers:
+        multipart === undefined ? req.headers : { ...req.headers, 'content-type': multipart.contentType },
+      body: (multipart?.toBlob() ?? req.body ?? null) as BodyInit | null,
       signal: req.signal,
       redirect: 'manual',
     });

@@ -27,6 +27,8 @@ export interface UploadRules {
 export interface PreparedUpload {
   /** Lazy for files on disk: `fs.openAsBlob` reads as the request is written. */
   blob: Blob;
+  /** The file on disk the blob reads (the caller's path or the spool file), streamed from there when sent. */
+  path?: string | undefined;
   filename: string;
   contentType: string;
   size: number;
@@ -57,7 +59,7 @@ export async function prepareUpload(source: FileSource, rules: UploadRules): Pro
       const contentType = decideType(await readHead(source.path), rules);
       const blob = await openAsBlob(source.path, { type: contentType });
       checkSize(blob.size, rules.maxBytes); // the file may have changed since it was measured
-      return done(blob, rules, contentType, basename(source.path), nothing);
+      return { ...done(blob, rules, contentType, basename(source.path), nothing), path: source.path };
     }
     case 'blob': {
       checkSize(source.blob.size, rules.maxBytes);
@@ -85,7 +87,7 @@ export async function prepareUpload(source: FileSource, rules: UploadRules): Pro
       try {
         checkSize(spooled.size, rules.maxBytes);
         const blob = await openAsBlob(spooled.path, { type: contentType });
-        return done(blob, rules, contentType, undefined, spooled.dispose);
+        return { ...done(blob, rules, contentType, undefined, spooled.dispose), path: spooled.path };
       } catch (error) {
         await spooled.dispose();
         throw error;

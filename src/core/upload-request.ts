@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { APIUserAbortError, InputValidationError, type ValidationIssue } from './errors.js';
 import { type FileSource, FileSourceError, toFileSource } from './file-source.js';
+import { MultipartBody } from './multipart-body.js';
 import type { RequestOptions } from './request-options.js';
 import type { Requester } from './requester.js';
 import { type PreparedUpload, prepareUpload, type UploadRules } from './upload-file.js';
@@ -72,13 +73,15 @@ async function run<T>(requester: Requester, upload: UploadRequest<T>): Promise<W
       .request({
         method: 'POST',
         path: upload.path,
-        // Rebuilt per attempt: the blob is re-read from its start each time.
-        multipart: () => {
-          const form = new FormData();
-          for (const [name, value] of Object.entries(upload.fields)) form.append(name, value);
-          form.append('file', file.blob, file.filename);
-          return form;
-        },
+        // Rebuilt per attempt (a fresh boundary); the file is re-read from its start each time.
+        multipart: () =>
+          new MultipartBody(upload.fields, {
+            name: 'file',
+            filename: file.filename,
+            contentType: file.blob.type,
+            blob: file.blob,
+            path: file.path,
+          }),
         response: upload.response,
         idempotencyKey: upload.idempotencyKey,
         options: upload.options,

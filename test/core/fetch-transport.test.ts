@@ -8,6 +8,7 @@ import {
   ResponseTooLargeError,
   UnprocessableEntityError,
 } from '../../src/core/errors.js';
+import { MultipartBody } from '../../src/core/multipart-body.js';
 import { fetchTransport } from '../../src/core/transport.js';
 import { VERSION } from '../../src/version.js';
 import { ManualClock } from '../helpers/manual-clock.js';
@@ -85,14 +86,23 @@ describe('fetch transport', () => {
     await requester().request({
       method: 'POST',
       path: '/v1/spvs/s/subscription/p/forms',
-      multipart: () => {
-        const form = new FormData();
-        form.append('file', new Blob(['%PDF-1.7'], { type: 'application/pdf' }), 'signed.pdf');
-        return form;
-      },
+      multipart: () =>
+        new MultipartBody(
+          {},
+          {
+            name: 'file',
+            filename: 'signed.pdf',
+            contentType: 'application/pdf',
+            blob: new Blob(['%PDF-1.7']),
+          },
+        ),
       response: Ok,
     });
     expect(server().requests[0]?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    // Sent as a Blob, so fetch declares its length.
+    expect(server().requests[0]?.headers['content-length']).toBe(
+      String(server().requests[0]?.body.byteLength),
+    );
     expect(server().requests[0]?.text).toContain('%PDF-1.7');
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import type { APIPromise, RawResponse } from '../../src/core/api-promise.js';
+import { MultipartBody } from '../../src/core/multipart-body.js';
 import { Requester, type RequesterConfig } from '../../src/core/requester.js';
 import { DEFAULT_RETRY } from '../../src/core/retry-policy.js';
 import { undiciTransport } from '../../src/core/transport.js';
@@ -107,20 +108,22 @@ describe('Requester: what goes on the wire', () => {
       idempotencyKey: 'k',
       multipart: () => {
         builds += 1;
-        const form = new FormData();
-        form.append('amount', '10.00');
-        form.append(
-          'file',
-          new Blob([new Uint8Array([0x25, 0x50, 0x44, 0x46])], { type: 'application/pdf' }),
-          'f.pdf',
+        return new MultipartBody(
+          { amount: '10.00' },
+          {
+            name: 'file',
+            filename: 'f.pdf',
+            contentType: 'application/pdf',
+            blob: new Blob([new Uint8Array([0x25, 0x50, 0x44, 0x46])]),
+          },
         );
-        return form;
       },
       response: Thing,
     });
     expect(builds).toBe(2);
     for (const sent of server().requests) {
       expect(sent.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+      expect(sent.headers['content-length']).toBe(String(sent.body.byteLength));
       expect(sent.text).toContain('name="amount"');
       expect(sent.text).toContain('filename="f.pdf"');
       expect(sent.text).toContain('%PDF');
