@@ -25,7 +25,15 @@ export function deriveIdempotencyKey(namespace: string, payload: unknown): strin
   if (typeof namespace !== 'string' || namespace === '') {
     throw new TypeError('deriveIdempotencyKey: namespace must be a non-empty string');
   }
-  const json = stableJson(payload);
+  return idempotencyKeyOfJson(namespace, stableJson(payload));
+}
+
+/**
+ * {@link deriveIdempotencyKey} for a payload already written as {@link stableJson} (by a caller that
+ * knows the payload's shape and writes it faster).
+ * @internal
+ */
+export function idempotencyKeyOfJson(namespace: string, json: string): string {
   // A NUL separator keeps ("a", "bc") and ("ab", "c") apart.
   return createHash('sha256').update(namespace).update('\0').update(json).digest('base64url');
 }

@@ -11,6 +11,7 @@ import {
 } from '../schemas/investors.js';
 import { type IdempotentRequestOptions, resolveIdempotencyKey } from './idempotent-request-options.js';
 import { checkInvestorRows } from './investor-rows.js';
+import { investorRowsJson } from './investor-rows-json.js';
 import { guarded, inputIssues, requestOptions } from './parse-input.js';
 
 /** @default 4 requests in flight */
@@ -113,6 +114,7 @@ export class Investors {
             response: InvestorCreateResponse.transform((body) => body.results),
             options: pipelineOptions,
           }),
+        stableJsonOf: investorRowsJson,
         keyOf: (row) => row.partnerInvestorId,
         resultKeyOf: (result) => result.partnerInvestorId,
         failure: (row, error) => ({ partnerInvestorId: row.partnerInvestorId, status: 'failed', error }),
