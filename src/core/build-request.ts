@@ -7,12 +7,24 @@ import type { QueryParams, RequestSpec } from './request-spec.js';
  * `https://host/prefix/v1/x`.
  */
 export function buildUrl(baseUrl: URL, path: string, query: QueryParams | undefined): URL {
-  const basePath = baseUrl.pathname.replace(/\/+$/, '');
-  const url = new URL(`${baseUrl.origin}${basePath}${path.startsWith('/') ? path : `/${path}`}`);
-  for (const [name, value] of Object.entries(query ?? {})) {
+  const url = new URL(`${prefixOf(baseUrl)}${path.startsWith('/') ? path : `/${path}`}`);
+  if (query === undefined) return url;
+  for (const [name, value] of Object.entries(query)) {
     if (value !== undefined) url.searchParams.append(name, String(value));
   }
   return url;
+}
+
+// Origin plus base path without trailing slashes, per base URL (a client's never changes; read every call).
+const prefixes = new WeakMap<URL, { href: string; prefix: string }>();
+
+function prefixOf(baseUrl: URL): string {
+  const cached = prefixes.get(baseUrl);
+  // A URL object is mutable: the cache holds only while its href is the one the prefix was built from.
+  if (cached !== undefined && cached.href === baseUrl.href) return cached.prefix;
+  const prefix = `${baseUrl.origin}${baseUrl.pathname.replace(/\/+$/, '')}`;
+  prefixes.set(baseUrl, { href: baseUrl.href, prefix });
+  return prefix;
 }
 
 /** `partner-equity-sdk/<version> node/<version>`. */
@@ -60,7 +72,8 @@ export function encodeBody(spec: RequestSpec<unknown>): string | MultipartBody |
 
 /** Rejects a spec with more than one body kind: a programming error in a resource module. */
 export function assertOneBody(spec: RequestSpec<unknown>): void {
-  const kinds = [spec.json, spec.form, spec.multipart].filter((body) => body !== undefined).length;
+  const kinds =
+    Number(spec.json !== undefined) + Number(spec.form !== undefined) + Number(spec.multipart !== undefined);
   if (kinds > 1)
     throw new TypeError(`${spec.method} ${spec.path}: give at most one of json, form, multipart`);
 }

@@ -81,31 +81,35 @@ export async function parseSuccess<T>(
   }
   return {
     data: parsed.data,
-    response: withLazyHeaders(
-      { status, requestId, attempts: context.attempts, idempotencyKey: context.idempotencyKey },
-      response,
-    ),
+    response: rawResponse(status, requestId, context, response),
   };
 }
 
 // `headers` as an enumerable accessor that turns itself into a plain data property on first read or write:
 // most callers never look at the headers of a successful call, so they are not converted for them.
-function withLazyHeaders(fields: Omit<RawResponse, 'headers'>, response: ReadResponse): RawResponse {
-  const settle = (target: object, value: Headers): Headers => {
-    Object.defineProperty(target, 'headers', { value, writable: true, enumerable: true, configurable: true });
-    return value;
-  };
-  const { status, ...rest } = fields;
+function rawResponse(
+  status: number,
+  requestId: string | undefined,
+  context: ResponseContext,
+  response: ReadResponse,
+): RawResponse {
   return {
     status,
     get headers(): Headers {
-      return settle(this, response.headers);
+      return settleHeaders(this, response.headers);
     },
     set headers(value: Headers) {
-      settle(this, value);
+      settleHeaders(this, value);
     },
-    ...rest,
+    requestId,
+    attempts: context.attempts,
+    idempotencyKey: context.idempotencyKey,
   };
+}
+
+function settleHeaders(target: object, value: Headers): Headers {
+  Object.defineProperty(target, 'headers', { value, writable: true, enumerable: true, configurable: true });
+  return value;
 }
 
 // `safeParseAsync` costs a promise per schema node even when nothing is async; `safeParse` throws
