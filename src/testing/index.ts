@@ -9,7 +9,7 @@
 // Resource types the admin controls return, re-exported so declarations never point into private chunks.
 export type { MaterialisedRefs, ShareClass, SpvRequest } from '../schemas/spv-requests.js';
 export type { SubscriptionResult } from '../schemas/subscriptions.js';
-export { FakeAdmin, type FakePerson, type FakeSnapshot } from './admin.js';
+export { FakeAdmin, type FakePerson, type FakeSnapshot, type PublicJwk } from './admin.js';
 export type { FakePartnerEquityOptions } from './fake-options.js';
 export {
   type CreatePartnerOptions,
