@@ -45,7 +45,9 @@ describe('deadline, timeout and abort', () => {
 
   it('times an attempt out and retries it', async () => {
     server().reply('hang', ok);
-    const { response } = await testRequester(server().url, { timeout: 50 })
+    // Attempt timers run in real time (network I/O is never on the fake clock); 250 ms leaves the answering
+    // second attempt room on a loaded 2-core machine while the first still times out quickly.
+    const { response } = await testRequester(server().url, { timeout: 250 })
       .request({ method: 'GET', path: '/v1/contracts', response: Ok })
       .withResponse();
     expect(response.attempts).toBe(2);
