@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
+import { concatBytes } from './concat-bytes.js';
 import { ResponseTooLargeError } from './errors.js';
 import { MultipartBody } from './multipart-body.js';
 
@@ -218,11 +219,5 @@ async function readBounded(
     }
     parts.push(chunk);
   }
-  const joined = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.byteLength;
-  }
-  return new TextDecoder().decode(joined);
+  return new TextDecoder().decode(concatBytes(parts, size));
 }

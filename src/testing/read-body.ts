@@ -1,3 +1,4 @@
+import { concatBytes } from '../core/concat-bytes.js';
 import { HttpProblem, unprocessableAt } from './http-problem.js';
 
 /**
@@ -23,13 +24,7 @@ export async function readBody(
   if (total > maxBytes) {
     throw new HttpProblem(413, tooLarge, `Request body is over the ${maxBytes}-byte limit`);
   }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  return concatBytes(chunks, total);
 }
 
 function mediaType(request: Request): string {

@@ -1,3 +1,5 @@
+import { concatBytes } from '../core/concat-bytes.js';
+
 const encoder = new TextEncoder();
 
 /** Thrown internally when a body exceeds the adapter's limit; adapters answer 413. */
@@ -21,13 +23,7 @@ export async function readBody(
     if (length > maxBytes) throw new BodyTooLargeError(`Webhook body exceeds ${maxBytes} bytes.`);
     parts.push(bytes);
   }
-  const body = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    body.set(part, offset);
-    offset += part.length;
-  }
-  return body;
+  return concatBytes(parts, length);
 }
 
 /** Whether a declared `content-length` already rules the body out. */
