@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   APIConnectionError,
   BadRequestError,
@@ -9,19 +8,10 @@ import {
 } from '../../src/core/errors.js';
 import { DEFAULT_RETRY } from '../../src/core/retry-policy.js';
 import { ManualClock } from '../helpers/manual-clock.js';
-import { testRequester as baseRequester, scriptedAuthenticator } from '../helpers/requester-factory.js';
+import { Ok, ok, bearerRequester as testRequester, unavailable } from '../helpers/requester-factory.js';
 import { useTestServer } from '../helpers/test-server.js';
 
 const server = useTestServer();
-// Bearer routes need an authenticator; these tests are about retries, so any token will do.
-const testRequester: typeof baseRequester = (url, overrides = {}) =>
-  baseRequester(url, { authenticator: scriptedAuthenticator(['at_test']).authenticator, ...overrides });
-const Ok = z.looseObject({ ok: z.literal(true) });
-const ok = { status: 200, body: { ok: true } } as const;
-const unavailable = {
-  status: 503,
-  body: { code: 'unavailable', detail: 'try later', errorId: 'e1' },
-} as const;
 
 describe('retries', () => {
   it('makes 1 + maxRetries attempts, then surfaces the last error with the attempt count', async () => {

@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { APITimeoutError, APIUserAbortError, InternalServerError } from '../../src/core/errors.js';
 import { DEFAULT_RETRY } from '../../src/core/retry-policy.js';
 import { ManualClock } from '../helpers/manual-clock.js';
-import { testRequester as baseRequester, scriptedAuthenticator } from '../helpers/requester-factory.js';
+import { Ok, ok, bearerRequester as testRequester, unavailable } from '../helpers/requester-factory.js';
 import { useTestServer } from '../helpers/test-server.js';
 
 const server = useTestServer();
-// Bearer routes need an authenticator; these tests are about retries, so any token will do.
-const testRequester: typeof baseRequester = (url, overrides = {}) =>
-  baseRequester(url, { authenticator: scriptedAuthenticator(['at_test']).authenticator, ...overrides });
-const Ok = z.looseObject({ ok: z.literal(true) });
-const ok = { status: 200, body: { ok: true } } as const;
-const unavailable = {
-  status: 503,
-  body: { code: 'unavailable', detail: 'try later', errorId: 'e1' },
-} as const;
 
 describe('deadline, timeout and abort', () => {
   it('stops retrying when the next wait would pass the total deadline', async () => {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Authenticator } from '../../src/core/authenticator.js';
 import { Requester, type RequesterConfig } from '../../src/core/requester.js';
 import { DEFAULT_RETRY } from '../../src/core/retry-policy.js';
@@ -42,3 +43,15 @@ export function scriptedAuthenticator(tokens: string[], options: { renew?: boole
   };
   return { authenticator, calls };
 }
+
+/** A {@link testRequester} whose bearer routes get a fixed token: for tests about retries and timeouts. */
+export const bearerRequester: typeof testRequester = (url, overrides = {}) =>
+  testRequester(url, { authenticator: scriptedAuthenticator(['at_test']).authenticator, ...overrides });
+
+/** The `{ ok: true }` response schema, its 200 reply, and a 503 reply with the spec's error envelope. */
+export const Ok = z.looseObject({ ok: z.literal(true) });
+export const ok = { status: 200, body: { ok: true } } as const;
+export const unavailable = {
+  status: 503,
+  body: { code: 'unavailable', detail: 'try later', errorId: 'e1' },
+} as const;
