@@ -35,14 +35,10 @@ export function userAgent(): string {
 
 /** Lower-cases header names; later sources win. */
 export function mergeHeaders(...sources: (Record<string, string> | undefined)[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const source of sources) {
-    for (const [name, value] of Object.entries(source ?? {})) out[name.toLowerCase()] = value;
-  }
-  return out;
+  return extendHeaders({}, ...sources);
 }
 
-/** {@link mergeHeaders} onto a copy of `base`, whose names are lower-case already (merged once per client). */
+/** `sources` merged onto a copy of `base` (names lower-case already, e.g. merged once per client); later win. */
 export function extendHeaders(
   base: Readonly<Record<string, string>>,
   ...sources: (Record<string, string> | undefined)[]

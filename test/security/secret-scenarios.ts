@@ -96,26 +96,19 @@ export async function runPartnerScenarios({
   await step('subscribe', () =>
     pem.subscriptions.create(spvSlug, [{ servicePersonId: personId, shareClassSlug, lumpSum }]),
   );
-  await step('receipt before form (409)', () =>
+  const receipt = () =>
     pem.subscriptions.uploadFundingReceipt(spvSlug, personId, {
       file: pdf(),
       amount: '1000.00',
       currency: lumpSum.currency,
       wireReference: 'W-1',
-    }),
-  );
+    });
+  await step('receipt before form (409)', receipt);
   await step('form', () => pem.subscriptions.uploadSignedForm(spvSlug, personId, pdf()));
   await step('not a PDF (refused before sending)', () =>
     pem.subscriptions.uploadSignedForm(spvSlug, personId, new Uint8Array(64)),
   );
-  await step('receipt', () =>
-    pem.subscriptions.uploadFundingReceipt(spvSlug, personId, {
-      file: pdf(),
-      amount: '1000.00',
-      currency: lumpSum.currency,
-      wireReference: 'W-1',
-    }),
-  );
+  await step('receipt', receipt);
 
   // Webhooks: the deliveries above, then a forged one and a replay, and direct verification failures.
   await fake.idle();
