@@ -5,6 +5,7 @@ import { type Clock, systemClock } from './core/clock.js';
 import { InputValidationError } from './core/errors.js';
 import { consoleLogger, levelLogger, resolveLogLevel } from './core/logger.js';
 import { Requester } from './core/requester.js';
+import { DEFAULT_RESPONSE_VALIDATION, responseValidation } from './core/response-validation.js';
 import { DEFAULT_RETRY } from './core/retry-policy.js';
 import { type ClosableTransport, fetchTransport, type Transport, undiciTransport } from './core/transport.js';
 import { Contracts } from './resources/contracts.js';
@@ -17,7 +18,14 @@ import { System } from './resources/system.js';
 /** Options a derived client may change: everything that leaves the connection pool and the tokens valid. */
 export type ClientOverrides = Pick<
   ClientOptions,
-  'maxRetries' | 'timeout' | 'deadline' | 'retry' | 'logger' | 'logLevel' | 'defaultHeaders'
+  | 'maxRetries'
+  | 'timeout'
+  | 'deadline'
+  | 'retry'
+  | 'logger'
+  | 'logLevel'
+  | 'defaultHeaders'
+  | 'responseValidation'
 >;
 
 const overridable = new Set<string>([
@@ -28,6 +36,7 @@ const overridable = new Set<string>([
   'logger',
   'logLevel',
   'defaultHeaders',
+  'responseValidation',
 ] satisfies (keyof ClientOverrides)[]);
 
 /** What a client derived with `withOptions()` shares with its parent. */
@@ -91,17 +100,19 @@ export class PartnerEquity {
     const logLevel = resolveLogLevel(o.logLevel);
     const retry = { ...DEFAULT_RETRY, ...o.retry };
 
+    const logger = levelLogger(o.logger ?? consoleLogger, logLevel);
     const requester = new Requester({
       baseUrl: new URL(o.baseUrl),
       transport: this.#transport,
       clock,
-      logger: levelLogger(o.logger ?? consoleLogger, logLevel),
+      logger,
       logLevel,
       maxRetries: o.maxRetries ?? 2,
       timeout: o.timeout ?? 60_000,
       deadline: o.deadline,
       retry,
       defaultHeaders: { ...o.defaultHeaders },
+      validation: responseValidation(o.responseValidation ?? DEFAULT_RESPONSE_VALIDATION, logger),
     });
     // Credentials become a token manager over `requester` (the token route needs no bearer token); the key
     // is imported, or refused, here, once. Derived clients share it, and so share tokens.

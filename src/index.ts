@@ -59,10 +59,15 @@ export type { RetryConfig } from './core/retry-policy.js';
 export type { ContractDocuments } from './resources/contract-documents.js';
 export type { Contracts } from './resources/contracts.js';
 export type { IdempotentRequestOptions } from './resources/idempotent-request-options.js';
+export type { BulkCreateOptions } from './resources/bulk-options.js';
 export type { InvestorBulkResult, InvestorCreateOptions, Investors } from './resources/investors.js';
 export type { OAuth, TokenInfo } from './resources/oauth.js';
 export type { SpvRequests } from './resources/spv-requests.js';
-export type { Subscriptions } from './resources/subscriptions.js';
+export type {
+  SubscriptionBulkResult,
+  SubscriptionCreateOptions,
+  Subscriptions,
+} from './resources/subscriptions.js';
 export type { System } from './resources/system.js';
 export type { FundingReceiptUpload, SignedFormUploadOptions } from './resources/upload-options.js';
 export type {
@@ -79,7 +84,14 @@ export type {
   ContractVersionList,
 } from './schemas/contracts.js';
 export { CONTRACT_DOCUMENT_KINDS, type ContractDocumentKind } from './schemas/contracts.js';
-export type { InvestorInput, InvestorResult, InvestorRowError } from './schemas/investors.js';
+export type {
+  InvestorInput,
+  InvestorResult,
+  InvestorRowError,
+  InvestorRowFailure,
+  InvestorRowResult,
+  InvestorRowSuccess,
+} from './schemas/investors.js';
 export type {
   FeesAndCarry,
   MaterialisedRefs,
@@ -87,16 +99,20 @@ export type {
   ShareClass,
   SpvRequest,
   SpvRequestCreate,
+  SpvRequestListItem,
   SpvRequestListParams,
   SpvRequestPage,
   SpvRequestStatus,
 } from './schemas/spv-requests.js';
 export type {
   LumpSum,
-  LumpSumResult,
   SubscriptionCreateResponse,
   SubscriptionInput,
   SubscriptionResult,
+  SubscriptionRowError,
+  SubscriptionRowFailure,
+  SubscriptionRowResult,
+  SubscriptionRowSuccess,
   SubscriptionStatus,
 } from './schemas/subscriptions.js';
 export type { HealthResponse, OpenApiDocument, RootResponse } from './schemas/system.js';

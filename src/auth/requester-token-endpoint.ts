@@ -15,6 +15,8 @@ export function requesterTokenEndpoint(requester: Requester): TokenEndpoint {
         path: TOKEN_PATH,
         form,
         response: tokenResponseSchema,
+        // Tokens are always checked, whatever the client's responseValidation: nothing works without them.
+        validation: 'strict',
         options: signal === undefined ? { maxRetries: 0 } : { maxRetries: 0, signal },
       })
       .withResponse();

@@ -8,6 +8,11 @@ export interface RawResponse {
   attempts: number;
   /** The `Idempotency-Key` sent with the call (the same on every attempt), if any. */
   idempotencyKey: string | undefined;
+  /**
+   * `true` when the server answered with `Idempotent-Replayed: true`: this key was used before and the
+   * response is the first one's replay (nothing was created this time).
+   */
+  replayed: boolean;
 }
 
 /** A parsed value together with the response it came from. */

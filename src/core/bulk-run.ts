@@ -53,9 +53,12 @@ export interface BulkRunSpec<Input, Result> {
   send(rows: Input[], idempotencyKey: string): APIPromise<readonly Result[]>;
   /** `stableJson(rows)` written faster for a known row shape; it must give the very same text. */
   stableJsonOf?: ((rows: readonly Input[]) => string) | undefined;
-  /** The id that pairs a row with its result (`partnerInvestorId`); unique among sent rows. */
-  keyOf(input: Input): string;
-  resultKeyOf(result: Result): string;
+  /**
+   * The id that pairs a row with its result (`partnerInvestorId`); unique among sent rows. When a row or a
+   * result of a chunk has none, that chunk's results are paired with its rows by position instead.
+   */
+  keyOf(input: Input): string | undefined;
+  resultKeyOf(result: Result): string | undefined;
   /** The failed result for a row the API did not answer. */
   failure(input: Input, error: { code: string; message: string; retryable: boolean }): Result;
   succeeded(result: Result): boolean;
@@ -167,9 +170,9 @@ export async function runBulk<Input, Result>(
         attempts: response.attempts,
       });
       responses.set(k, response);
-      const byKey = new Map(data.map((result) => [spec.resultKeyOf(result), result]));
-      for (const position of chunk.positions) {
-        const result = byKey.get(spec.keyOf(spec.inputs[position] as Input));
+      const paired = pairResults(spec, rows, data);
+      for (const [i, position] of chunk.positions.entries()) {
+        const result = paired[i];
         if (result !== undefined) results[position] = result;
         else
           fail(position, {
@@ -231,6 +234,26 @@ export async function runBulk<Input, Result>(
   };
 }
 
+// Results by row: by key when every row and result has one, else by position when the counts agree.
+function pairResults<Input, Result>(
+  spec: Pick<BulkRunSpec<Input, Result>, 'keyOf' | 'resultKeyOf'>,
+  rows: readonly Input[],
+  data: readonly Result[],
+): (Result | undefined)[] {
+  const byKey = new Map<string, Result>();
+  for (const result of data) {
+    const key = spec.resultKeyOf(result);
+    if (key === undefined) return data.length === rows.length ? [...data] : [];
+    byKey.set(key, result);
+  }
+  const keyed = rows.map((row) => {
+    const key = spec.keyOf(row);
+    return key === undefined ? null : byKey.get(key);
+  });
+  if (!keyed.includes(null)) return keyed as (Result | undefined)[];
+  return data.length === rows.length ? [...data] : [];
+}
+
 function emptyReport(chunk: BulkChunk): BulkChunkReport {
   return {
     index: chunk.index,
@@ -265,5 +288,6 @@ function summary(
     requestId: last?.requestId,
     attempts,
     idempotencyKey: baseKey,
+    replayed: responses.size > 0 && [...responses.values()].every((response) => response.replayed),
   };
 }

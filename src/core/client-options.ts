@@ -6,6 +6,7 @@ import type { Authenticator } from './authenticator.js';
 import type { Clock } from './clock.js';
 import { InputValidationError, toValidationIssues } from './errors.js';
 import { LOG_LEVELS, type Logger, type LogLevel } from './logger.js';
+import { RESPONSE_VALIDATION_MODES, type ResponseValidationMode } from './response-validation.js';
 import type { RetryConfig } from './retry-policy.js';
 
 /**
@@ -63,6 +64,14 @@ export interface ClientOptions {
   clock?: Clock | undefined;
   /** Largest response body read, in bytes. @default 10 MiB */
   maxResponseBytes?: number | undefined;
+  /**
+   * What to do with a 2xx body that breaks a field the spec states: `'warn'` returns it as received and
+   * logs one warning per route and problem; `'strict'` throws a `ResponseValidationError` (with the body and
+   * the idempotency key: the write may have happened); `'off'` skips the checks. Fields the spec leaves
+   * open are never required. Run your tests with `'strict'`.
+   * @default 'warn'
+   */
+  responseValidation?: ResponseValidationMode | undefined;
   /**
    * @internal A ready-made authenticator instead of credentials (tests and advanced wiring).
    */
@@ -128,6 +137,7 @@ const optionsSchema = z
     defaultHeaders: z.record(z.string(), z.string()).optional(),
     clock: z.custom<Clock>(hasMethods('now', 'sleep'), { message: 'must have now() and sleep()' }).optional(),
     maxResponseBytes: z.number().int().positive().optional(),
+    responseValidation: z.enum(RESPONSE_VALIDATION_MODES).optional(),
     authenticator: z
       .custom<Authenticator>(hasMethods('getToken', 'onUnauthorized'), {
         message: 'must be an Authenticator',

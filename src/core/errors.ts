@@ -85,14 +85,27 @@ export class APIUserAbortError extends PartnerEquityError {
 }
 
 /**
- * A successful response whose body was not JSON or did not match the documented shape. The body itself is
- * not kept (it may hold tokens); `issues` names the offending fields.
+ * A successful (2xx) response whose body was not JSON or, with `responseValidation: 'strict'`, broke a field
+ * the spec states. The server may already have done what was asked: `body` (redacted) holds what it
+ * answered, and re-sending with the same `idempotencyKey` replays the first answer instead of writing again.
+ * Never retried by the SDK.
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (error instanceof ResponseValidationError) await recordForReview(error.idempotencyKey, error.body);
+ * }
+ * ```
  */
 export class ResponseValidationError extends PartnerEquityError {
   readonly status: number;
   readonly method: string;
   readonly path: string;
   readonly requestId: string | undefined;
+  /** The `Idempotency-Key` the call was sent with: send again with it to read the same answer. */
+  readonly idempotencyKey: string | undefined;
+  /** The parsed body as received, secrets redacted (`undefined` when it was not JSON). */
+  readonly body: unknown;
   readonly issues: readonly ValidationIssue[];
 
   constructor(
@@ -101,14 +114,17 @@ export class ResponseValidationError extends PartnerEquityError {
       path: string;
       status: number;
       requestId: string | undefined;
+      idempotencyKey?: string | undefined;
       issues: ValidationIssue[];
       summary: string;
+      body?: unknown;
       code?: SdkErrorCode;
     },
     options: { cause?: unknown } = {},
   ) {
+    const write = init.method === 'GET' ? '' : writeNote(init.idempotencyKey);
     super(
-      `${init.method} ${init.path}: ${init.status} response ${init.summary}${formatIssues(init.issues)}`,
+      `${init.method} ${init.path}: ${init.status} response ${init.summary}${formatIssues(init.issues)}${write}`,
       init.code ?? 'response_validation',
       options,
     );
@@ -116,8 +132,16 @@ export class ResponseValidationError extends PartnerEquityError {
     this.method = init.method;
     this.path = init.path;
     this.requestId = init.requestId;
+    this.idempotencyKey = init.idempotencyKey;
+    this.body = init.body;
     this.issues = init.issues;
   }
+}
+
+function writeNote(idempotencyKey: string | undefined): string {
+  return idempotencyKey === undefined
+    ? ' — the server may already have done the write (see error.body).'
+    : ` — the server may already have done the write (see error.body); send again with idempotency key ${idempotencyKey} to replay it, not repeat it.`;
 }
 
 /** A response body larger than the client's `maxResponseBytes`; reading stopped at the limit. */

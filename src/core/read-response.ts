@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { RawResponse } from './api-promise.js';
 import { APIError, ResponseValidationError, toValidationIssues } from './errors.js';
-import { isSecretKey, redactText } from './redact.js';
+import { isSecretKey, redact, redactText } from './redact.js';
+import type { ResponseValidation } from './response-validation.js';
 import { parseRetryAfter } from './retry-policy.js';
 import { headerOf, type TransportResponse } from './transport.js';
 
@@ -17,6 +18,8 @@ export interface ResponseContext {
   attempts: number;
   idempotencyKey: string | undefined;
   now: number;
+  /** The route template for messages that group calls (`/v1/spv-requests/{slug}`); else `path`. */
+  route?: string | undefined;
 }
 
 /** A status, headers and the whole body text of one attempt. */
@@ -41,17 +44,38 @@ export function readResponse(response: TransportResponse, text: string): ReadRes
   };
 }
 
-/** Parses a 2xx body through `schema`, or throws {@link ResponseValidationError}. */
-export async function parseSuccess<T>(
+/**
+ * Parses a 2xx body through `schema` (per `validation`), then `select`s the call's value from it. A body that
+ * is not JSON always throws {@link ResponseValidationError}; one that breaks the schema throws it only in
+ * `'strict'` mode (the error keeps the redacted body and the idempotency key: the server may already have
+ * done the write).
+ */
+export async function parseSuccess<T, Body>(
   context: ResponseContext,
   response: ReadResponse,
-  schema: z.ZodType<T>,
+  schema: z.ZodType<Body>,
+  validation: ResponseValidation,
+  select?: (body: Body) => T,
 ): Promise<{ data: T; response: RawResponse }> {
   const { status, text } = response;
   const requestId = response.header('x-request-id') ?? response.header('request-id') ?? undefined;
-  const fail = (summary: string, issues: { path: string; message: string }[] = [], cause?: unknown) =>
+  const fail = (
+    summary: string,
+    issues: { path: string; message: string }[] = [],
+    body?: unknown,
+    cause?: unknown,
+  ) =>
     new ResponseValidationError(
-      { method: context.method, path: context.path, status, requestId, issues, summary },
+      {
+        method: context.method,
+        path: context.path,
+        status,
+        requestId,
+        idempotencyKey: context.idempotencyKey,
+        issues,
+        summary,
+        body: body === undefined ? undefined : redact(body),
+      },
       { cause },
     );
 
@@ -61,8 +85,8 @@ export async function parseSuccess<T>(
     try {
       value = JSON.parse(text);
     } catch {
-      // The parser's message quotes the body, which may hold a token: keep it out.
-      throw fail('body is not valid JSON');
+      // The parser's message quotes the body, which may hold a token: keep it out (the excerpt is redacted).
+      throw fail('body is not valid JSON', [], errorBody(text, response.headers));
     }
   } else {
     // Undeclared content type: JSON when it parses, else the text (e.g. the HTML of `/docs`).
@@ -73,14 +97,22 @@ export async function parseSuccess<T>(
     }
   }
 
-  // Synchronous parsing unless the schema needs async (a few µs less per call, measured in bench/).
-  const attempt = parseSyncFirst(schema, value);
-  const parsed = attempt instanceof Promise ? await attempt : attempt;
-  if (!parsed.success) {
-    throw fail('did not match the expected shape', toValidationIssues(parsed.error.issues), parsed.error);
+  let body = value as Body;
+  if (validation.mode !== 'off') {
+    // Synchronous parsing unless the schema needs async (a few µs less per call, measured in bench/).
+    const attempt = parseSyncFirst(schema, value);
+    const parsed = attempt instanceof Promise ? await attempt : attempt;
+    if (parsed.success) body = parsed.data;
+    else {
+      const issues = toValidationIssues(parsed.error.issues);
+      if (validation.mode === 'strict') {
+        throw fail('did not match the API spec', issues, value, parsed.error);
+      }
+      validation.warn(`${context.method} ${context.route ?? context.path}`, status, issues);
+    }
   }
   return {
-    data: parsed.data,
+    data: select === undefined ? (body as unknown as T) : select(body),
     response: rawResponse(status, requestId, context, response),
   };
 }
@@ -104,6 +136,7 @@ function rawResponse(
     requestId,
     attempts: context.attempts,
     idempotencyKey: context.idempotencyKey,
+    replayed: response.header('idempotent-replayed')?.toLowerCase() === 'true',
   };
 }
 

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { MultipartBody } from './multipart-body.js';
 import type { RequestOptions } from './request-options.js';
+import type { ResponseValidationMode } from './response-validation.js';
 
 /** HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -12,10 +13,12 @@ export type QueryParams = Record<string, string | number | boolean | undefined>;
  * One API call as a resource module describes it to the {@link Requester}. At most one of `json`, `form`
  * and `multipart` is given.
  */
-export interface RequestSpec<T> {
+export interface RequestSpec<T, Body = T> {
   method: HttpMethod;
   /** The API path, already percent-encoded (e.g. `/v1/spv-requests/${encodeURIComponent(slug)}`). */
   path: string;
+  /** The route template (`/v1/spv-requests/{slug}`), so warnings about a route are said once. */
+  route?: string | undefined;
   query?: QueryParams | undefined;
   /** A JSON request body. */
   json?: unknown;
@@ -27,7 +30,14 @@ export interface RequestSpec<T> {
   idempotencyKey?: string | undefined;
   /** Retry this POST even without an idempotency key (safe to repeat, like a JWT-bearer token grant). */
   retryPost?: boolean | undefined;
-  /** Schema of the success body; its output is what the call resolves to. */
-  response: z.ZodType<T>;
+  /** Schema of the success body (checked per the client's `responseValidation`). */
+  response: z.ZodType<Body>;
+  /**
+   * The call's value from the body; the body itself when absent. In `'warn'` and `'off'` modes it may see a
+   * body that does not match `response`, so it must not assume the schema held.
+   */
+  select?(body: Body): T;
+  /** This call's validation mode, whatever the client's (the token endpoint is always `'strict'`). */
+  validation?: ResponseValidationMode | undefined;
   options?: RequestOptions | undefined;
 }

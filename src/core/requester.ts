@@ -21,6 +21,7 @@ import {
 import type { Logger, LogLevel } from './logger.js';
 import { parseSuccess, type ReadResponse, toAPIError } from './read-response.js';
 import type { RequestSpec } from './request-spec.js';
+import type { ResponseValidation } from './response-validation.js';
 import { backoffDelay, isRetryableStatus, type RetryConfig } from './retry-policy.js';
 import { routeAuth } from './routes.js';
 import { type CallState, sendAttempt } from './send-attempt.js';
@@ -46,6 +47,8 @@ export interface RequesterConfig {
   defaultHeaders: Record<string, string>;
   /** The logger's level; per-attempt debug fields are only built when it is `debug`. */
   logLevel?: LogLevel | undefined;
+  /** What to do with 2xx bodies that break the spec (see `responseValidation` in the client options). */
+  validation: ResponseValidation;
 }
 
 /**
@@ -84,11 +87,11 @@ export class Requester {
    * const page = await requester.request({ method: 'GET', path: '/v1/spv-requests', query: { page: 2 }, response: PageSchema });
    * ```
    */
-  request<T>(spec: RequestSpec<T>): APIPromise<T> {
+  request<Body, T = Body>(spec: RequestSpec<T, Body>): APIPromise<T> {
     return new APIPromise(this.#run(spec));
   }
 
-  async #run<T>(spec: RequestSpec<T>): Promise<WithResponse<T>> {
+  async #run<T, Body>(spec: RequestSpec<T, Body>): Promise<WithResponse<T>> {
     const { config } = this;
     const options = spec.options ?? {};
     checkRequestOptions(spec);
@@ -103,8 +106,8 @@ export class Requester {
       options.headers,
     );
     if (spec.multipart !== undefined) delete headers['content-type'];
-    const bearer = routeAuth(spec.method, spec.path) === 'bearer';
-    if (bearer && config.authenticator === undefined && headers['authorization'] === undefined) {
+    const auth = routeAuth(spec.method, spec.path);
+    if (auth === 'bearer' && config.authenticator === undefined && headers['authorization'] === undefined) {
       throw new InputValidationError('client options', [
         {
           path: 'clientId',
@@ -125,13 +128,29 @@ export class Requester {
       timeout: options.timeout ?? config.timeout,
     };
     const retryable = spec.method !== 'POST' || idempotencyKey !== undefined || spec.retryPost === true;
-    const authenticator = bearer ? config.authenticator : undefined;
+    const authenticator = auth === 'none' ? undefined : config.authenticator;
 
     const attempt = async (): Promise<WithResponse<T>> => {
       try {
         const read = await this.#authorisedAttempt(state, authenticator);
-        const context = { ...state, method: spec.method, path: spec.path, now: config.clock.now() };
-        if (read.status >= 200 && read.status < 300) return await parseSuccess(context, read, spec.response);
+        const context = {
+          ...state,
+          method: spec.method,
+          path: spec.path,
+          route: spec.route,
+          now: config.clock.now(),
+        };
+        if (read.status >= 200 && read.status < 300) {
+          const { validation } = config;
+          const mode = spec.validation ?? validation.mode;
+          return await parseSuccess(
+            context,
+            read,
+            spec.response,
+            mode === validation.mode ? validation : { ...validation, mode },
+            spec.select?.bind(spec),
+          );
+        }
         throw toAPIError(context, read);
       } catch (error) {
         if (signal?.aborted && !(error instanceof APIUserAbortError)) {

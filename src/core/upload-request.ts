@@ -18,6 +18,8 @@ export interface UploadRequest<T> {
   rules: Omit<UploadRules, 'signal'>;
   /** The API path, already encoded. */
   path: string;
+  /** The route template, for warnings said once per route. */
+  route?: string | undefined;
   /** Text fields, sent before the file part in this order. */
   fields: Record<string, string>;
   response: z.ZodType<T>;
@@ -73,6 +75,7 @@ async function run<T>(requester: Requester, upload: UploadRequest<T>): Promise<W
       .request({
         method: 'POST',
         path: upload.path,
+        route: upload.route,
         // Rebuilt per attempt (a fresh boundary); the file is re-read from its start each time.
         multipart: () =>
           new MultipartBody(upload.fields, {

@@ -45,6 +45,7 @@ export class ContractDocuments<List, Document> {
       return this.#requester.request({
         method: 'GET',
         path: `/v1/contracts/${this.#kind}/${encodeURIComponent(args.version)}`,
+        route: `/v1/contracts/${this.#kind}/{version}`,
         response: this.#list,
         options: requestOptions(options),
       });
@@ -62,6 +63,7 @@ export class ContractDocuments<List, Document> {
       return this.#requester.request({
         method: 'GET',
         path: `/v1/contracts/${this.#kind}/${encodeURIComponent(args.version)}/${encodeURIComponent(args.name)}`,
+        route: `/v1/contracts/${this.#kind}/{version}/{name}`,
         response: this.#document,
         options: requestOptions(options),
       });

@@ -16,7 +16,7 @@ import { inputIssues } from './parse-input.js';
  */
 export interface IdempotentRequestOptions extends RequestOptions {
   /**
-   * The `Idempotency-Key` (1-255 visible ASCII characters). Reusing it within 24 h replays the first
+   * The `Idempotency-Key` (visible ASCII characters). Reusing it within 24 h replays the first
    * response; reusing it with a different body is a `ConflictError`.
    * @default a random UUID, made once per call
    */

@@ -1,6 +1,6 @@
 import { InputValidationError, type ValidationIssue } from '../core/errors.js';
-import { investorRowError } from '../schemas/investor-row-error.js';
-import { InvestorInput, type InvestorResult } from '../schemas/investors.js';
+import { InvestorInput, type InvestorRowFailure, type InvestorRowResult } from '../schemas/investors.js';
+import { investorRowError } from './investor-row-error.js';
 import { fastInvestorRow } from './fast-investor-row.js';
 
 /** The rows of one `investors.create` call after the up-front checks; row checks run per range. */
@@ -8,7 +8,7 @@ export interface CheckedInvestorRows {
   /** Every row: parsed for rows to send, as given for refused ones (which are never sent). */
   inputs: InvestorInput[];
   /** Failed results for rows refused before sending, by position; `undefined` for rows to send. */
-  prefilled: (InvestorResult | undefined)[];
+  prefilled: (InvestorRowResult | undefined)[];
   /**
    * Checks rows `[start, end)` against `InvestorInput` (once each), completing `inputs` and `prefilled`
    * there; read neither in a range before checking it. Lets the checks of later chunks overlap with the
@@ -53,7 +53,7 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
   // up front; that pass is a Map lookup per row. Rows still to check are marked in `pending`.
   const pending = new Uint8Array(rows.length);
   const firstAt = new Map<string, number>();
-  const prefilled = rows.map((row, index): InvestorResult | undefined => {
+  const prefilled = rows.map((row, index): InvestorRowResult | undefined => {
     const { partnerInvestorId } = row;
     const earlier = firstAt.get(partnerInvestorId);
     if (earlier !== undefined) {
@@ -73,12 +73,11 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
       if (pending[index] === 0) continue;
       const row = rows[index] as (typeof rows)[number];
       const fast = fastInvestorRow(row);
-      if (fast !== undefined)
-        inputs[index] = fast; // normalised (names trimmed)
+      if (fast !== undefined) inputs[index] = fast;
       else {
         const parsed = InvestorInput.safeParse(row);
         if (parsed.success) inputs[index] = parsed.data;
-        else prefilled[index] = failed(row.partnerInvestorId, investorRowError(row, parsed.error.issues));
+        else prefilled[index] = failed(row.partnerInvestorId, investorRowError(parsed.error.issues));
       }
       pending[index] = 0;
     }
@@ -86,6 +85,6 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
   return { inputs, prefilled, check };
 }
 
-function failed(partnerInvestorId: string, error: NonNullable<InvestorResult['error']>): InvestorResult {
+function failed(partnerInvestorId: string, error: InvestorRowFailure['error']): InvestorRowFailure {
   return { partnerInvestorId, status: 'failed', error };
 }

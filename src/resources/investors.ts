@@ -1,58 +1,48 @@
-import { z } from 'zod';
 import { APIPromise } from '../core/api-promise.js';
-import { type BulkChunkReport, type BulkProgress, runBulk } from '../core/bulk-run.js';
+import { type BulkChunkReport, runBulk } from '../core/bulk-run.js';
 import { InputValidationError } from '../core/errors.js';
 import type { Requester } from '../core/requester.js';
 import {
   InvestorCreateResponse,
   type InvestorInput,
-  type InvestorResult,
-  MAX_INVESTOR_ROWS,
+  type InvestorRowFailure,
+  type InvestorRowResult,
+  type InvestorRowSuccess,
+  investorRowResult,
 } from '../schemas/investors.js';
-import { type IdempotentRequestOptions, resolveIdempotencyKey } from './idempotent-request-options.js';
+import {
+  type BulkCreateOptions,
+  BulkOptions,
+  bulkFields,
+  DEFAULT_CHUNK_SIZE,
+  DEFAULT_CONCURRENCY,
+  resultRows,
+} from './bulk-options.js';
+import { resolveIdempotencyKey } from './idempotent-request-options.js';
 import { checkInvestorRows } from './investor-rows.js';
 import { investorRowsJson } from './investor-rows-json.js';
 import { guarded, inputIssues, requestOptions } from './parse-input.js';
 
-/** @default 4 requests in flight */
-const DEFAULT_CONCURRENCY = 4;
-const MAX_CONCURRENCY = 16;
-
 /** Options of `client.investors.create()`. */
-export interface InvestorCreateOptions extends IdempotentRequestOptions {
-  /** Rows per request; larger arrays are split. @default 500 (the API's per-request row limit) */
-  chunkSize?: number;
-  /** Chunk requests in flight at once (1-16). @default 4 */
-  concurrency?: number;
-  /** Called after every chunk with the rows answered so far; the last call has `done === total`. */
-  onProgress?: (progress: BulkProgress) => void;
-}
+export type InvestorCreateOptions = BulkCreateOptions;
 
 /** The outcome of `client.investors.create()`: every row answered, in input order. */
 export interface InvestorBulkResult {
   /** One result per input row, in input order. */
-  results: InvestorResult[];
-  /** Rows that have a `servicePersonId` (`created`, or `existing` for a known `partnerInvestorId`). */
-  succeeded: InvestorResult[];
+  results: InvestorRowResult[];
+  /** Rows that have a `servicePersonId` (a new person, or the known one for a repeated `partnerInvestorId`). */
+  succeeded: InvestorRowSuccess[];
   /** Every other row, with its `error` (refused client-side, refused by the API, or lost with its chunk). */
-  failed: InvestorResult[];
+  failed: InvestorRowFailure[];
   /** The input rows whose failure may pass on another try, ready to send again. */
   retryable: InvestorInput[];
   /** One report per chunk request (keys, request ids, attempts, chunk-level errors). */
   chunks: BulkChunkReport[];
 }
 
-const Options = z.object({
-  chunkSize: z.int().min(1).max(MAX_INVESTOR_ROWS).optional(),
-  concurrency: z.int().min(1).max(MAX_CONCURRENCY).optional(),
-  onProgress: z
-    .custom<(progress: BulkProgress) => void>((value) => typeof value === 'function', 'Expected a function')
-    .optional(),
-});
-
-// A row succeeded when it names a person and carries no error (`created`, `existing`, or a later status).
-function isSuccess(result: InvestorResult): boolean {
-  return result.servicePersonId !== undefined && result.error === undefined;
+// A row succeeded when it names a person and carries no error (see `investorRowResult`).
+function isSuccess(result: InvestorRowResult): result is InvestorRowSuccess {
+  return result.error == null;
 }
 
 /**
@@ -76,8 +66,8 @@ export class Investors {
    * result, never the call. A `partnerInvestorId` the API already knows answers `existing` with the same
    * `servicePersonId`, so running the same import again creates nothing twice.
    *
-   * Rows failing the SDK's checks (e-mail, real `YYYY-MM-DD` date, ISO country code, unknown fields,
-   * a repeated `partnerInvestorId`) are not sent and come back failed like the API's row errors. Arrays
+   * Only `partnerInvestorId` is required; rows failing the formats the spec states on the fields present
+   * (e-mail, real `YYYY-MM-DD` date, two-letter country code) or repeating a `partnerInvestorId` are not sent and come back failed like the API's row errors. Arrays
    * over `chunkSize` are sent `concurrency` chunks at a time, each with an idempotency key derived from
    * `idempotencyKey` and the chunk's rows. A chunk that fails as a whole (after retries) fails its rows
    * with `request_failed` (`retryable` when the failure was transient); a non-transient one also stops
@@ -91,18 +81,14 @@ export class Investors {
     return guarded(() => {
       const checked = checkInvestorRows(investors);
       const { key, issues: keyIssues } = resolveIdempotencyKey(options);
-      const { data, issues } = inputIssues(Options, {
-        chunkSize: options?.chunkSize,
-        concurrency: options?.concurrency,
-        onProgress: options?.onProgress,
-      });
+      const { data, issues } = inputIssues(BulkOptions, bulkFields(options));
       if (data === undefined || keyIssues.length > 0) {
         throw new InputValidationError('investors.create options', [...issues, ...keyIssues]);
       }
       const pipelineOptions = requestOptions(options);
       const outcome = runBulk({
         ...checked,
-        chunkSize: data.chunkSize ?? MAX_INVESTOR_ROWS,
+        chunkSize: data.chunkSize ?? DEFAULT_CHUNK_SIZE,
         concurrency: data.concurrency ?? DEFAULT_CONCURRENCY,
         baseKey: key,
         send: (rows, idempotencyKey) =>
@@ -111,7 +97,10 @@ export class Investors {
             path: '/v1/investors',
             json: { investors: rows },
             idempotencyKey,
-            response: InvestorCreateResponse.transform((body) => body.results),
+            response: InvestorCreateResponse,
+            // Defensive: with responseValidation 'warn' or 'off' the body may not match; rows without a
+            // result then fail as `missing_result` (retryable) instead of being lost.
+            select: (body) => resultRows(body).map(investorRowResult),
             options: pipelineOptions,
           }),
         stableJsonOf: investorRowsJson,
@@ -124,7 +113,7 @@ export class Investors {
         data: {
           results,
           succeeded: results.filter(isSuccess),
-          failed: results.filter((result) => !isSuccess(result)),
+          failed: results.filter((result): result is InvestorRowFailure => !isSuccess(result)),
           retryable: checked.inputs.filter((_row, index) => results[index]?.error?.retryable === true),
           chunks,
         },

@@ -8,6 +8,7 @@ import { PathParam } from '../schemas/request-params.js';
 import {
   SpvRequest,
   SpvRequestCreate,
+  type SpvRequestListItem,
   SpvRequestListParams,
   SpvRequestPage,
 } from '../schemas/spv-requests.js';
@@ -68,7 +69,7 @@ export class SpvRequests {
    * for await (const request of client.spvRequests.list({ status: 'approved' })) console.log(request.spvRequestSlug);
    * ```
    */
-  list(params: SpvRequestListParams = {}, options?: RequestOptions): PagePromise<SpvRequestPage, SpvRequest> {
+  list(params: SpvRequestListParams = {}, options?: RequestOptions): PagePromise<SpvRequestPage, SpvRequestListItem> {
     let query: SpvRequestListParams;
     let invalid: unknown;
     try {
@@ -134,6 +135,7 @@ export class SpvRequests {
       return this.#requester.request({
         method,
         path: `/v1/spv-requests/${encodeURIComponent(args.slug)}`,
+        route: '/v1/spv-requests/{slug}',
         response: SpvRequest,
         options: requestOptions(options),
       });

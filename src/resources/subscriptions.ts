@@ -1,16 +1,27 @@
 import { z } from 'zod';
-import type { APIPromise } from '../core/api-promise.js';
+import { APIPromise } from '../core/api-promise.js';
+import { type BulkChunkReport, runBulk } from '../core/bulk-run.js';
 import { InputValidationError } from '../core/errors.js';
 import type { UploadFile } from '../core/file-source.js';
 import type { Requester } from '../core/requester.js';
 import { sendUpload } from '../core/upload-request.js';
 import { PathParam } from '../schemas/request-params.js';
 import {
-  SubscriptionCreateBody,
   SubscriptionCreateResponse,
-  type SubscriptionInput,
+  SubscriptionInput,
+  type SubscriptionRowFailure,
+  type SubscriptionRowResult,
+  type SubscriptionRowSuccess,
 } from '../schemas/subscriptions.js';
 import { FundingReceiptUploadResult, SignedFormUploadResult } from '../schemas/uploads.js';
+import {
+  type BulkCreateOptions,
+  BulkOptions,
+  bulkFields,
+  DEFAULT_CHUNK_SIZE,
+  DEFAULT_CONCURRENCY,
+  resultRows,
+} from './bulk-options.js';
 import { type IdempotentRequestOptions, resolveIdempotencyKey } from './idempotent-request-options.js';
 import { guarded, inputIssues, requestOptions } from './parse-input.js';
 import {
@@ -23,8 +34,27 @@ import {
 
 const CreateArgs = z.strictObject({
   spvSlug: PathParam,
-  subscriptions: SubscriptionCreateBody.shape.subscriptions,
+  subscriptions: z.array(SubscriptionInput).min(1, 'Expected at least one subscription'),
 });
+
+/** Options of `client.subscriptions.create()`. */
+export type SubscriptionCreateOptions = BulkCreateOptions;
+
+/** The outcome of `client.subscriptions.create()`: every row answered, in input order. */
+export interface SubscriptionBulkResult {
+  /** One result per input row, in input order. */
+  results: SubscriptionRowResult[];
+  /** Rows the API subscribed. */
+  succeeded: SubscriptionRowSuccess[];
+  /** Rows of chunks that failed as a whole or were not sent, with their `error`. */
+  failed: SubscriptionRowFailure[];
+  /** The input rows whose failure may pass on another try, ready to send again. */
+  retryable: SubscriptionInput[];
+  /** One report per chunk request (keys, request ids, attempts, chunk-level errors). */
+  chunks: BulkChunkReport[];
+}
+
+const isSubscribed = (row: SubscriptionRowResult): row is SubscriptionRowSuccess => row.error === undefined;
 const PersonArgs = z.strictObject({ spvSlug: PathParam, personId: PathParam });
 
 const documentPath = (spvSlug: string, personId: string, kind: 'forms' | 'fundings') =>
@@ -53,29 +83,74 @@ export class Subscriptions {
   }
 
   /**
-   * `POST /v1/spvs/{spv_slug}/subscriptions` — subscribes investors to a share class with a lump sum. All or
-   * nothing: the API refuses the whole request (`BadRequestError`, `validationErrors` per row) when a row is
-   * wrong. Always sent with an `Idempotency-Key` (yours or a generated one), so it is retried safely.
+   * `POST /v1/spvs/{spv_slug}/subscriptions`, chunked — subscribes investors to a share class with a lump
+   * sum. Every row is checked first (one `InputValidationError` naming each bad field; nothing is sent).
+   * Arrays over `chunkSize` are sent `concurrency` chunks at a time, each with an idempotency key derived
+   * from `idempotencyKey` and the chunk's rows, so a re-run with the same key creates nothing twice. The API
+   * takes or refuses a chunk as a whole: a refused chunk (after retries) fails its rows with
+   * `request_failed`, and a non-transient failure leaves later chunks `not_sent`. Results are in input order.
+   *
+   * @example
+   * ```ts
+   * const { succeeded, failed } = await client.subscriptions.create(spvSlug, rows, {
+   *   idempotencyKey: `subscriptions-${batch.id}`,
+   *   onProgress: ({ done, total }) => console.log(`${done}/${total}`),
+   * });
+   * ```
    */
   create(
     spvSlug: string,
     subscriptions: SubscriptionInput[],
-    options?: IdempotentRequestOptions,
-  ): APIPromise<SubscriptionCreateResponse> {
+    options?: SubscriptionCreateOptions,
+  ): APIPromise<SubscriptionBulkResult> {
     return guarded(() => {
       const { key, issues: keyIssues } = resolveIdempotencyKey(options);
       const { data, issues } = inputIssues(CreateArgs, { spvSlug, subscriptions });
-      const all = [...issues, ...keyIssues];
-      if (data === undefined || all.length > 0)
+      const bulk = inputIssues(BulkOptions, bulkFields(options));
+      const all = [...issues, ...bulk.issues, ...keyIssues];
+      if (data === undefined || bulk.data === undefined || all.length > 0)
         throw new InputValidationError('subscriptions.create input', all);
-      return this.#requester.request({
-        method: 'POST',
-        path: `/v1/spvs/${encodeURIComponent(data.spvSlug)}/subscriptions`,
-        json: { subscriptions: data.subscriptions },
-        idempotencyKey: key,
-        response: SubscriptionCreateResponse,
-        options: requestOptions(options),
-      });
+      const path = `/v1/spvs/${encodeURIComponent(data.spvSlug)}/subscriptions`;
+      const pipelineOptions = requestOptions(options);
+      const inputs = data.subscriptions as SubscriptionInput[];
+      const outcome = runBulk<SubscriptionInput, SubscriptionRowResult>({
+        inputs,
+        prefilled: [],
+        chunkSize: bulk.data.chunkSize ?? DEFAULT_CHUNK_SIZE,
+        concurrency: bulk.data.concurrency ?? DEFAULT_CONCURRENCY,
+        baseKey: key,
+        send: (rows, idempotencyKey) =>
+          this.#requester.request({
+            method: 'POST',
+            path,
+            route: '/v1/spvs/{spv_slug}/subscriptions',
+            json: { subscriptions: rows },
+            idempotencyKey,
+            response: SubscriptionCreateResponse,
+            select: (body) => resultRows(body) as SubscriptionRowSuccess[],
+            options: pipelineOptions,
+          }),
+        keyOf: (row) => row.partnerSubscriptionId,
+        resultKeyOf: (result) => (result.error === undefined ? (result.partnerSubscriptionId ?? undefined) : undefined),
+        failure: (row, error) => ({
+          servicePersonId: row.servicePersonId,
+          shareClassSlug: row.shareClassSlug,
+          partnerSubscriptionId: row.partnerSubscriptionId,
+          error,
+        }),
+        succeeded: isSubscribed,
+        onProgress: bulk.data.onProgress,
+      }).then(({ results, chunks, response }) => ({
+        data: {
+          results,
+          succeeded: results.filter(isSubscribed),
+          failed: results.filter((row): row is SubscriptionRowFailure => !isSubscribed(row)),
+          retryable: inputs.filter((_row, index) => results[index]?.error?.retryable === true),
+          chunks,
+        },
+        response,
+      }));
+      return new APIPromise(outcome);
     });
   }
 
@@ -114,6 +189,7 @@ export class Subscriptions {
         },
         // Built from the checked arguments only: a non-string id must be reported, not thrown on here.
         path: args.data === undefined ? '' : documentPath(args.data.spvSlug, args.data.personId, 'forms'),
+        route: '/v1/spvs/{spv_slug}/subscription/{person_id}/forms',
         fields: {},
         response: SignedFormUploadResult,
         idempotencyKey: key,
@@ -152,6 +228,7 @@ export class Subscriptions {
         },
         // Built from the checked arguments only: a non-string id must be reported, not thrown on here.
         path: args.data === undefined ? '' : documentPath(args.data.spvSlug, args.data.personId, 'fundings'),
+        route: '/v1/spvs/{spv_slug}/subscription/{person_id}/fundings',
         fields:
           fields === undefined
             ? {}

@@ -1,55 +1,67 @@
 import { z } from 'zod';
-import { CalendarDate } from './primitives.js';
+import { allNullish, JsonObject, nullish } from './primitives.js';
 
-const JsonObject = z.record(z.string(), z.unknown());
+/**
+ * The spec shows neither the content nor the fields of contract documents ("not shown"): every schema here
+ * keeps whatever the server sends, and names the fields a server is likely to use only so that they are
+ * typed when present.
+ */
 
-/** One published contract version. */
-export const ContractVersion = z.looseObject({
-  version: z.string(),
-  releasedAt: CalendarDate,
-  deprecated: z.boolean(),
-});
+/** One published contract version, when the server describes versions as objects. */
+export const ContractVersion = z.looseObject(
+  allNullish({ version: z.string(), releasedAt: z.string(), deprecated: z.boolean() }),
+);
 export type ContractVersion = z.infer<typeof ContractVersion>;
 
-/** `GET /v1/contracts` — the versions that can be used as `{version}`, oldest first, and the newest one. */
-export const ContractVersionList = z.looseObject({
-  latest: z.string(),
-  versions: z.array(ContractVersion),
-});
+/**
+ * `GET /v1/contracts` — the available contract versions: a plain list (of version strings or objects) or
+ * an object around one. {@link contractVersionNames} reads the version names out of any of these.
+ */
+export const ContractVersionList = z.union([
+  z.array(z.union([z.string(), ContractVersion])),
+  z.looseObject({
+    latest: nullish(z.string()),
+    versions: nullish(z.array(z.union([z.string(), ContractVersion]))),
+  }),
+]);
 export type ContractVersionList = z.infer<typeof ContractVersionList>;
 
-const documentFields = {
+const documentFields = allNullish({
   name: z.string(),
   version: z.string(),
   title: z.string(),
   description: z.string(),
-};
+});
 
-/** A contract template: `schema` is the JSON Schema (draft 2020-12) that an SPV request's `attributes` must match. */
-export const ContractTemplate = z.looseObject({ ...documentFields, schema: JsonObject });
+/** A contract template; when the server gives the JSON Schema of `attributes`, it is usually `schema`. */
+export const ContractTemplate = z.looseObject({ ...documentFields, schema: nullish(JsonObject) });
 export type ContractTemplate = z.infer<typeof ContractTemplate>;
 
 /** One attribute of an attribute catalog. */
-export const CatalogAttribute = z.looseObject({
-  name: z.string(),
-  primitive: z.string(),
-  description: z.string(),
-});
+export const CatalogAttribute = z.looseObject(
+  allNullish({ name: z.string(), primitive: z.string(), description: z.string() }),
+);
 export type CatalogAttribute = z.infer<typeof CatalogAttribute>;
 
-/** An attribute catalog: the vocabulary templates draw from, each attribute typed by a primitive. */
-export const ContractCatalog = z.looseObject({ ...documentFields, attributes: z.array(CatalogAttribute) });
+/** An attribute catalog. */
+export const ContractCatalog = z.looseObject({
+  ...documentFields,
+  attributes: nullish(z.array(z.union([CatalogAttribute, z.unknown()]))),
+});
 export type ContractCatalog = z.infer<typeof ContractCatalog>;
 
-/** A primitive type specification, itself a JSON Schema fragment. */
-export const ContractPrimitive = z.looseObject({ ...documentFields, schema: JsonObject });
+/** A primitive type specification. */
+export const ContractPrimitive = z.looseObject({ ...documentFields, schema: nullish(JsonObject) });
 export type ContractPrimitive = z.infer<typeof ContractPrimitive>;
 
-/** A sample payload: a complete, valid `POST /v1/spv-requests` body for `templateId`. */
+/**
+ * A sample payload. When the server gives a complete `POST /v1/spv-requests` body, it is usually `payload`,
+ * typed so that it can be passed to `spvRequests.create` as it is (the SDK checks `templateId` there).
+ */
 export const ContractSample = z.looseObject({
   ...documentFields,
-  templateId: z.string(),
-  payload: JsonObject,
+  templateId: nullish(z.string()),
+  payload: nullish(JsonObject),
 });
 export type ContractSample = z.infer<typeof ContractSample>;
 
@@ -58,24 +70,28 @@ export const CONTRACT_DOCUMENT_KINDS = ['templates', 'catalogs', 'primitives', '
 /** One of {@link CONTRACT_DOCUMENT_KINDS}: `'templates' | 'catalogs' | 'primitives' | 'samples'`. */
 export type ContractDocumentKind = (typeof CONTRACT_DOCUMENT_KINDS)[number];
 
+/** A list of contract documents: a plain array, or an object that holds the array under `key`. */
+function documentList<const Key extends string, Doc extends z.ZodType>(key: Key, doc: Doc) {
+  return z.union([
+    z.array(doc),
+    z.looseObject({ version: nullish(z.string()) }).extend({ [key]: nullish(z.array(doc)) } as {
+      [K in Key]: z.ZodOptional<z.ZodNullable<z.ZodArray<Doc>>>;
+    }),
+  ]);
+}
+
 /** `GET /v1/contracts/templates/{version}`. */
-export const ContractTemplateList = z.looseObject({
-  version: z.string(),
-  templates: z.array(ContractTemplate),
-});
+export const ContractTemplateList = documentList('templates', ContractTemplate);
 export type ContractTemplateList = z.infer<typeof ContractTemplateList>;
 
 /** `GET /v1/contracts/catalogs/{version}`. */
-export const ContractCatalogList = z.looseObject({ version: z.string(), catalogs: z.array(ContractCatalog) });
+export const ContractCatalogList = documentList('catalogs', ContractCatalog);
 export type ContractCatalogList = z.infer<typeof ContractCatalogList>;
 
 /** `GET /v1/contracts/primitives/{version}`. */
-export const ContractPrimitiveList = z.looseObject({
-  version: z.string(),
-  primitives: z.array(ContractPrimitive),
-});
+export const ContractPrimitiveList = documentList('primitives', ContractPrimitive);
 export type ContractPrimitiveList = z.infer<typeof ContractPrimitiveList>;
 
 /** `GET /v1/contracts/samples/{version}`. */
-export const ContractSampleList = z.looseObject({ version: z.string(), samples: z.array(ContractSample) });
+export const ContractSampleList = documentList('samples', ContractSample);
 export type ContractSampleList = z.infer<typeof ContractSampleList>;

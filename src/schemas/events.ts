@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from './primitives.js';
 import { SpvRequest } from './spv-requests.js';
-import { SubscriptionStatus } from './subscriptions.js';
 import { FundingReceiptUploadResult, SignedFormUploadResult } from './uploads.js';
 
 /** The five event types the spec names (it mentions nine; the other four are not shown). */
@@ -33,7 +32,7 @@ export const SubscriptionCompletedData = z.looseObject({
   subscriptionSlug: z.string(),
   spvSlug: z.string(),
   personId: z.string(),
-  status: SubscriptionStatus,
+  status: z.string(),
   completedAt: Timestamp,
   ...partnerIds,
 });

@@ -1,5 +1,17 @@
-// The zod schemas of the Partner Equity API's resources, shared by the SDK (input validation, response
-// parsing) and the fake API (request validation, OpenAPI generation). One explicit list, no wildcard.
+// The zod schemas of the Partner Equity API as the SDK reads and sends it. One rule, applied to every schema:
+//
+// - A response field is required only where the spec states it is always present (a field listed in a
+//   resource table without a condition). Fields the spec marks conditional ("present when …"), objects that
+//   exist only after some event (`materialisedRefs` before approval), and every field of a shape the spec
+//   leaves open ("not shown": system bodies, token info, contract documents, list entries, `setupFee`) are
+//   optional and accept `null`.
+// - Unknown fields are kept (loose objects); enums the spec does not close are plain or open strings.
+// - Timestamps are the server's strings (any ISO 8601 form), URLs are strings (relative ones included).
+// - Inputs are checked for what the spec states (formats, the list bounds) and nothing more: no invented
+//   lengths, limits or closed field lists, and no check that depends on the runtime's ICU data.
+//
+// The fake API's own concrete choices for what the spec leaves open live in `src/testing/wire/`, never here:
+// the SDK must not require what only the fake knows. One explicit list of exports, no wildcard.
 export {
   CatalogAttribute,
   CONTRACT_DOCUMENT_KINDS,
@@ -16,55 +28,25 @@ export {
   ContractVersionList,
 } from './contracts.js';
 export {
-  AttributeError,
-  PARTNER_ERROR_CODES,
-  PartnerErrorBody,
-  PartnerErrorCode,
-  ValidationErrorBody,
-  ValidationIssue,
-} from './errors.js';
-export {
-  FundingReceiptUploadedData,
-  FundingReceiptUploadedEvent,
-  KnownWebhookEvent,
-  SignedFormUploadedData,
-  SignedSubscriptionFormUploadedEvent,
-  SpvRequestCompletedEvent,
-  SpvRequestCreatedEvent,
-  SubscriptionCompletedData,
-  SubscriptionCompletedEvent,
-  WEBHOOK_EVENT_TYPES,
-  type WebhookEventType,
-} from './events.js';
-export {
-  INVESTOR_ERROR_CODES,
-  INVESTOR_RESULT_STATUSES,
-  InvestorCreateBody,
   InvestorCreateResponse,
   InvestorInput,
   InvestorResult,
   InvestorRowError,
-  MAX_INVESTOR_ROWS,
 } from './investors.js';
-export {
-  JWT_BEARER_GRANT_TYPE,
-  JwtBearerGrant,
-  RefreshTokenGrant,
-  TokenInfo,
-  TokenRequest,
-  TokenResponse,
-} from './oauth.js';
+export { TokenInfo, TokenResponse } from './oauth.js';
 export { openEnum } from './open-enum.js';
 export {
+  allNullish,
   CalendarDate,
   CountryCode,
   CurrencyCode,
   DecimalString,
-  PercentString,
-  PositiveDecimalString,
-  Slug,
+  JsonObject,
+  nullish,
   Timestamp,
+  UrlString,
 } from './primitives.js';
+export { IdempotencyKey, PathParam } from './request-params.js';
 export {
   FeesAndCarry,
   MaterialisedRefs,
@@ -73,20 +55,17 @@ export {
   SPV_REQUEST_STATUSES,
   SpvRequest,
   SpvRequestCreate,
+  SpvRequestListItem,
   SpvRequestListParams,
   SpvRequestPage,
   SpvRequestStatus,
 } from './spv-requests.js';
 export {
   LumpSum,
-  LumpSumResult,
-  MAX_SUBSCRIPTION_ROWS,
-  SUBSCRIPTION_STATUSES,
-  SubscriptionCreateBody,
   SubscriptionCreateResponse,
   SubscriptionInput,
   SubscriptionResult,
-  SubscriptionStatus,
+  type SubscriptionStatus,
 } from './subscriptions.js';
 export { HealthResponse, OpenApiDocument, RootResponse } from './system.js';
 export {

@@ -1,56 +1,50 @@
 import { z } from 'zod';
-import { openEnum } from './open-enum.js';
-import { CalendarDate, CountryCode } from './primitives.js';
+import { CalendarDate, CountryCode, nullish } from './primitives.js';
 
-/** Most rows one `POST /v1/investors` accepts (the fake's choice; more is a 422). */
-export const MAX_INVESTOR_ROWS = 500;
-
-/** One investor to create. Every field is required (the fake's choice; the spec does not say). */
-export const InvestorInput = z.strictObject({
-  partnerInvestorId: z.string().min(1).max(128),
-  email: z.email().max(254),
-  firstName: z.string().trim().min(1).max(100),
-  lastName: z.string().trim().min(1).max(100),
-  dateOfBirth: CalendarDate,
-  countryOfResidence: CountryCode,
+/**
+ * One investor to create. The spec does not say which fields are required: only `partnerInvestorId` (the key
+ * of the result row) is; the formats the spec states are checked on the fields present, and any other field
+ * is sent as given.
+ */
+export const InvestorInput = z.looseObject({
+  partnerInvestorId: z.string().min(1, 'Required: the partner investor id'),
+  email: nullish(z.string().regex(/^[^\s@]+@[^\s@]+$/, 'Expected an e-mail address')),
+  firstName: nullish(z.string()),
+  lastName: nullish(z.string()),
+  dateOfBirth: nullish(CalendarDate),
+  countryOfResidence: nullish(CountryCode),
 });
-export type InvestorInput = z.infer<typeof InvestorInput>;
+/** One investor to create: `partnerInvestorId` and the fields you know. */
+export interface InvestorInput {
+  /** Your own id for the investor: the key of the result row and of replays. */
+  partnerInvestorId: string;
+  email?: string | null | undefined;
+  firstName?: string | null | undefined;
+  lastName?: string | null | undefined;
+  /** Calendar date `YYYY-MM-DD`. */
+  dateOfBirth?: string | null | undefined;
+  /** Two-letter country code (ISO 3166-1 alpha-2). */
+  countryOfResidence?: string | null | undefined;
+}
 
-/** `POST /v1/investors` body. */
-export const InvestorCreateBody = z.strictObject({
-  investors: z.array(InvestorInput).min(1).max(MAX_INVESTOR_ROWS),
-});
-export type InvestorCreateBody = z.infer<typeof InvestorCreateBody>;
-
-/** Per-row outcomes: a new person, an already known `partnerInvestorId`, or a row error. */
-export const INVESTOR_RESULT_STATUSES = ['created', 'existing', 'failed'] as const;
-
-/** Row error codes; only `temporarily_unavailable` is `retryable`. */
-export const INVESTOR_ERROR_CODES = [
-  'missing_field',
-  'invalid_field',
-  'invalid_email',
-  'invalid_date_of_birth',
-  'invalid_country',
-  'duplicate_in_request',
-  'temporarily_unavailable',
-] as const;
-
-/** Why one row failed; the request as a whole still answers 200. */
+/** Why one row failed; the request as a whole still answers 200. `field` is absent for row-wide errors. */
 export const InvestorRowError = z.looseObject({
-  code: openEnum(INVESTOR_ERROR_CODES),
+  code: z.string(),
   message: z.string(),
   retryable: z.boolean(),
-  field: z.string().optional(),
+  field: nullish(z.string()),
 });
 export type InvestorRowError = z.infer<typeof InvestorRowError>;
 
-/** One row of the `results` array, in input order. */
+/**
+ * One row of the `results` array as the server sends it. `status` values are not shown by the spec;
+ * `servicePersonId` is present on success and `error` on failure (either may also come as `null`).
+ */
 export const InvestorResult = z.looseObject({
   partnerInvestorId: z.string(),
-  status: openEnum(INVESTOR_RESULT_STATUSES),
-  servicePersonId: z.string().optional(),
-  error: InvestorRowError.optional(),
+  status: z.string(),
+  servicePersonId: nullish(z.string()),
+  error: nullish(InvestorRowError),
 });
 export type InvestorResult = z.infer<typeof InvestorResult>;
 
@@ -59,3 +53,27 @@ export const InvestorCreateResponse = z.looseObject({
   results: z.array(InvestorResult),
 });
 export type InvestorCreateResponse = z.infer<typeof InvestorCreateResponse>;
+
+/** A row that created or found a person: `servicePersonId` is there and there is no `error`. */
+export type InvestorRowSuccess = InvestorResult & { servicePersonId: string; error?: null | undefined };
+/** A row that failed, with why: refused by the API, by the SDK before sending, or lost with its chunk. */
+export type InvestorRowFailure = InvestorResult & { error: InvestorRowError };
+/** One row's outcome; `row.error` tells the two apart (`if (row.error) … else row.servicePersonId`). */
+export type InvestorRowResult = InvestorRowSuccess | InvestorRowFailure;
+
+/**
+ * The server's row as an {@link InvestorRowResult}: a row with neither a person id nor an `error` (a status
+ * the SDK does not know, say) is a failure, given an `error` that says so. Other rows are returned as sent.
+ */
+export function investorRowResult(row: InvestorResult): InvestorRowResult {
+  if (row.error != null) return row as InvestorRowFailure;
+  if (typeof row.servicePersonId === 'string' && row.servicePersonId !== '') return row as InvestorRowSuccess;
+  return {
+    ...row,
+    error: {
+      code: 'no_person_id',
+      message: `The API answered this row with status "${row.status}" but neither a servicePersonId nor an error`,
+      retryable: false,
+    },
+  };
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { openEnum } from './open-enum.js';
-import { Timestamp } from './primitives.js';
+import { allNullish, JsonObject, nullish, Timestamp } from './primitives.js';
 
 /** The four SPV request states of the spec; `approved`, `rejected` and `cancelled` are terminal. */
 export const SPV_REQUEST_STATUSES = ['pending-review', 'approved', 'rejected', 'cancelled'] as const;
@@ -9,11 +9,8 @@ export const SPV_REQUEST_STATUSES = ['pending-review', 'approved', 'rejected', '
 export const SpvRequestStatus = openEnum(SPV_REQUEST_STATUSES);
 export type SpvRequestStatus = z.infer<typeof SpvRequestStatus>;
 
-/** A one-off fee charged at closing (the spec leaves its fields open; the fake uses amount + currency). */
-export const SetupFee = z.looseObject({
-  amount: z.string(),
-  currency: z.string(),
-});
+/** A share class's one-off fee. The spec does not show its fields: whatever the server sends is kept. */
+export const SetupFee = z.looseObject({});
 export type SetupFee = z.infer<typeof SetupFee>;
 
 /** A share class of an approved SPV; `slug` is what subscriptions name as `shareClassSlug`. */
@@ -41,7 +38,11 @@ export const MaterialisedRefs = z.looseObject({
 });
 export type MaterialisedRefs = z.infer<typeof MaterialisedRefs>;
 
-/** An SPV request as create, get, cancel and list return it. */
+/**
+ * An SPV request as create, get and cancel return it. The spec's table fields are always there;
+ * `rejectionReason`, `cancelledAt` and `approvedAt` are "present when …", and `materialisedRefs` and
+ * `feesAndCarry` describe what approval created: those may be absent or `null`.
+ */
 export const SpvRequest = z.looseObject({
   spvRequestSlug: z.string(),
   status: SpvRequestStatus,
@@ -49,38 +50,54 @@ export const SpvRequest = z.looseObject({
   templateVersion: z.string(),
   tenantSlug: z.string(),
   clientId: z.string(),
-  attributes: z.record(z.string(), z.unknown()),
+  attributes: JsonObject,
   createdAt: Timestamp,
   updatedAt: Timestamp,
-  rejectionReason: z.string().optional(),
-  cancelledAt: Timestamp.optional(),
-  approvedAt: Timestamp.optional(),
-  materialisedRefs: MaterialisedRefs.optional(),
-  feesAndCarry: FeesAndCarry.optional(),
+  rejectionReason: nullish(z.string()),
+  cancelledAt: nullish(Timestamp),
+  approvedAt: nullish(Timestamp),
+  materialisedRefs: nullish(MaterialisedRefs),
+  feesAndCarry: nullish(FeesAndCarry),
 });
 export type SpvRequest = z.infer<typeof SpvRequest>;
 
 /**
- * `POST /v1/spv-requests` body. `attributes` is checked against the template's JSON Schema by the server
- * (400 with `validationErrors`); `templateVersion` defaults to the newest contract version with that template.
+ * One entry of a list page. The spec does not show the entries' shape (a server may send whole SPV
+ * requests or summaries), so every field is optional; read a whole request with `spvRequests.get(slug)`.
  */
-export const SpvRequestCreate = z.strictObject({
-  templateId: z.string().min(1).max(100),
-  templateVersion: z.string().min(1).max(32).optional(),
-  attributes: z.record(z.string(), z.unknown()),
+export const SpvRequestListItem = z.looseObject(allNullish(SpvRequest.shape));
+export type SpvRequestListItem = z.infer<typeof SpvRequestListItem>;
+
+/**
+ * `POST /v1/spv-requests` body. The spec shows only that it names a template by `templateId`; every other
+ * field (`templateVersion`, `attributes`, fields a later version adds) is passed through as given, and the
+ * server validates it against the template (400 with `validationErrors`).
+ */
+export const SpvRequestCreate = z.looseObject({
+  templateId: z.string().min(1, 'Required: the contract template to validate against'),
 });
-export type SpvRequestCreate = z.infer<typeof SpvRequestCreate>;
+/** The body of `spvRequests.create`: `templateId`, and whatever fields the template asks for. */
+export interface SpvRequestCreate {
+  /** The contract template the request is validated against. */
+  templateId: string;
+  /** The contract version of that template (the server's default when omitted). */
+  templateVersion?: string;
+  /** The attribute map the template validates. */
+  attributes?: Record<string, unknown>;
+  /** Any other field the contract defines is sent as given. */
+  [field: string]: unknown;
+}
 
 /** One page of `GET /v1/spv-requests`: `count` is the total across pages, `skip`/`limit` locate this page. */
 export const SpvRequestPage = z.looseObject({
-  documents: z.array(SpvRequest),
-  count: z.int().nonnegative(),
-  skip: z.int().nonnegative(),
-  limit: z.int().positive(),
+  documents: z.array(SpvRequestListItem),
+  count: z.int(),
+  skip: z.int(),
+  limit: z.int(),
 });
 export type SpvRequestPage = z.infer<typeof SpvRequestPage>;
 
-/** Query of `GET /v1/spv-requests`. */
+/** Query of `GET /v1/spv-requests` (bounds and values as the spec states them). */
 export const SpvRequestListParams = z.strictObject({
   status: z.enum(SPV_REQUEST_STATUSES).optional(),
   /** @default 10 */

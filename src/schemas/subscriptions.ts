@@ -1,66 +1,43 @@
 import { z } from 'zod';
-import { openEnum } from './open-enum.js';
-import { CurrencyCode, PositiveDecimalString } from './primitives.js';
+import { CurrencyCode, DecimalString, JsonObject, nullish } from './primitives.js';
 
-/** Most rows one `POST /v1/spvs/{spv_slug}/subscriptions` accepts (the fake's choice; more is a 422). */
-export const MAX_SUBSCRIPTION_ROWS = 500;
-
-/** A lump sum to invest: the currency must be the SPV's currency. */
-export const LumpSum = z.strictObject({
+/** A lump sum to invest: a currency code and a decimal amount written as a string. */
+export const LumpSum = z.looseObject({
   currency: CurrencyCode,
-  value: PositiveDecimalString,
+  value: DecimalString,
 });
 export type LumpSum = z.infer<typeof LumpSum>;
 
-/** One subscription to create. */
-export const SubscriptionInput = z.strictObject({
-  servicePersonId: z.string().min(1).max(64),
+/** One subscription to create; fields a later API version adds are sent as given. */
+export const SubscriptionInput = z.looseObject({
+  servicePersonId: z.string().min(1, 'Required: the person id from investors.create'),
   lumpSum: LumpSum,
-  shareClassSlug: z.string().min(1).max(64),
-  /** Optional; a repeated id in the same SPV returns the existing subscription instead of a new one. */
-  partnerSubscriptionId: z.string().min(1).max(128).optional(),
+  shareClassSlug: z.string().min(1, 'Required: a share class slug of the SPV'),
+  partnerSubscriptionId: z.string().min(1).optional(),
 });
-export type SubscriptionInput = z.infer<typeof SubscriptionInput>;
+/** One subscription to create. */
+export interface SubscriptionInput {
+  /** The person id `investors.create` returned. */
+  servicePersonId: string;
+  lumpSum: LumpSum;
+  /** A share class of the SPV (`feesAndCarry.shareClasses[].slug`). */
+  shareClassSlug: string;
+  /** Your own id for the subscription. */
+  partnerSubscriptionId?: string;
+}
 
-/** `POST /v1/spvs/{spv_slug}/subscriptions` body. */
-export const SubscriptionCreateBody = z.strictObject({
-  subscriptions: z.array(SubscriptionInput).min(1).max(MAX_SUBSCRIPTION_ROWS),
-});
-export type SubscriptionCreateBody = z.infer<typeof SubscriptionCreateBody>;
+/** Subscription status: the spec does not list the values, so any string. */
+export type SubscriptionStatus = string;
 
-/**
- * Subscription statuses (the fake's choice; the spec does not list them): created `awaiting-signed-form`,
- * then `awaiting-funding` once the signed form is on record, `funding-received` once the receipt is, and
- * `completed` or `cancelled` by an administrator. `completed` and `cancelled` are terminal.
- */
-export const SUBSCRIPTION_STATUSES = [
-  'awaiting-signed-form',
-  'awaiting-funding',
-  'funding-received',
-  'completed',
-  'cancelled',
-] as const;
-
-/** Subscription status, open to values added later. */
-export const SubscriptionStatus = openEnum(SUBSCRIPTION_STATUSES);
-export type SubscriptionStatus = z.infer<typeof SubscriptionStatus>;
-
-/** A lump sum as results echo it. */
-export const LumpSumResult = z.looseObject({
-  currency: z.string(),
-  value: z.string(),
-});
-export type LumpSumResult = z.infer<typeof LumpSumResult>;
-
-/** One created (or, for a repeated `partnerSubscriptionId`, existing) subscription. */
+/** A subscription as results return it. The spec does not show `lumpSum`'s inner fields or the statuses. */
 export const SubscriptionResult = z.looseObject({
   subscriptionSlug: z.string(),
   spvSlug: z.string(),
   personId: z.string(),
-  status: SubscriptionStatus,
-  lumpSum: LumpSumResult,
+  status: z.string(),
+  lumpSum: JsonObject,
   shareClassSlug: z.string(),
-  partnerSubscriptionId: z.string().optional(),
+  partnerSubscriptionId: nullish(z.string()),
 });
 export type SubscriptionResult = z.infer<typeof SubscriptionResult>;
 
@@ -69,3 +46,23 @@ export const SubscriptionCreateResponse = z.looseObject({
   results: z.array(SubscriptionResult),
 });
 export type SubscriptionCreateResponse = z.infer<typeof SubscriptionCreateResponse>;
+
+/** Why a subscription row has no result: its chunk failed as a whole, or was not sent. */
+export interface SubscriptionRowError {
+  /** `request_failed` (the chunk's request failed after retries), `not_sent`, or `missing_result`. */
+  code: string;
+  message: string;
+  /** Whether sending the row again may succeed (the input is in the bulk result's `retryable`). */
+  retryable: boolean;
+}
+/** A row the API subscribed: the server's result, without `error`. */
+export type SubscriptionRowSuccess = SubscriptionResult & { error?: undefined };
+/** A row without a result: the input's ids and why. */
+export interface SubscriptionRowFailure {
+  servicePersonId: string;
+  shareClassSlug: string;
+  partnerSubscriptionId?: string | undefined;
+  error: SubscriptionRowError;
+}
+/** One row's outcome; `row.error` tells the two apart. */
+export type SubscriptionRowResult = SubscriptionRowSuccess | SubscriptionRowFailure;

@@ -1,6 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import type { SpvRequest } from '../schemas/spv-requests.js';
-import type { SubscriptionResult } from '../schemas/subscriptions.js';
+import type { SpvRequest } from './wire/spv-requests.js';
+import type { SubscriptionResult } from './wire/subscriptions.js';
 import { randomId } from './ids.js';
 import type { FakeServices } from './services.js';
 import type { PersonRecord, SpvRecord, SubscriptionRecord } from './state/records.js';

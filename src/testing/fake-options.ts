@@ -1,6 +1,6 @@
-import { MAX_INVESTOR_ROWS } from '../schemas/investors.js';
-import { MAX_SUBSCRIPTION_ROWS } from '../schemas/subscriptions.js';
-import { MAX_UPLOAD_BYTES } from '../schemas/uploads.js';
+import { MAX_INVESTOR_ROWS } from './wire/investors.js';
+import { MAX_SUBSCRIPTION_ROWS } from './wire/subscriptions.js';
+import { MAX_UPLOAD_BYTES } from './wire/uploads.js';
 import type { ManualClock } from './manual-clock.js';
 import type { FakeSettings } from './services.js';
 

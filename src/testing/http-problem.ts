@@ -1,4 +1,4 @@
-import type { PartnerErrorCode } from '../schemas/errors.js';
+import type { PartnerErrorCode } from './wire/errors.js';
 
 /** One `validationErrors` entry of a 400 response. */
 export interface AttributeProblem {

@@ -7,8 +7,8 @@
 // `@partner-equity/sdk/testing`: the fake Partner Equity API. Needs the peer dependency `msw` (3.x).
 
 // Resource types the admin controls return, re-exported so declarations never point into private chunks.
-export type { MaterialisedRefs, ShareClass, SpvRequest } from '../schemas/spv-requests.js';
-export type { SubscriptionResult } from '../schemas/subscriptions.js';
+export type { MaterialisedRefs, ShareClass, SpvRequest } from './wire/spv-requests.js';
+export type { SubscriptionResult } from './wire/subscriptions.js';
 export { FakeAdmin, type FakePerson, type FakeSnapshot, type PublicJwk } from './admin.js';
 export type { FakePartnerEquityOptions } from './fake-options.js';
 export {

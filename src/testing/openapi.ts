@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import * as schemas from '../schemas/index.js';
+import * as schemas from './wire/index.js';
 import type { Route } from './route.js';
 
 type Json = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { PartnerErrorBody, ValidationErrorBody } from '../schemas/errors.js';
+import { PartnerErrorBody, ValidationErrorBody } from './wire/errors.js';
 import type { RouteDoc } from './route.js';
 
 const descriptions: Record<number, string> = {

@@ -6,14 +6,14 @@ import type {
   ContractSample,
   ContractTemplate,
   ContractVersion,
-} from '../../schemas/contracts.js';
+} from '../wire/contracts.js';
 import {
   CalendarDate,
   CurrencyCode,
   DecimalString,
   PercentString,
   PositiveDecimalString,
-} from '../../schemas/primitives.js';
+} from '../wire/primitives.js';
 import { TEMPLATES, type TemplateDefinition } from './templates.js';
 
 const VERSIONS: ContractVersion[] = [

@@ -5,7 +5,7 @@ import {
   DecimalString,
   PercentString,
   PositiveDecimalString,
-} from '../../schemas/primitives.js';
+} from '../wire/primitives.js';
 
 /** Terms of one share class before approval gives it a slug. */
 export interface ShareClassTerms {

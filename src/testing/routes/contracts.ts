@@ -10,7 +10,7 @@ import {
   ContractTemplate,
   ContractTemplateList,
   ContractVersionList,
-} from '../../schemas/contracts.js';
+} from '../wire/contracts.js';
 import { contractDocuments, contractVersions, hasContractVersion } from '../contracts/contract-library.js';
 import { unprocessableAt } from '../http-problem.js';
 import { defineRoute, json, type Route, type RouteContext } from '../route.js';

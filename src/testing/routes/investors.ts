@@ -5,7 +5,7 @@ import {
   InvestorInput,
   type InvestorResult,
   type InvestorRowError,
-} from '../../schemas/investors.js';
+} from '../wire/investors.js';
 import { unprocessable, unprocessableAt } from '../http-problem.js';
 import { randomId } from '../ids.js';
 import { readJson } from '../read-body.js';

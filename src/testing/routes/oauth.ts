@@ -6,7 +6,7 @@ import {
   TokenInfo,
   TokenRequest,
   TokenResponse,
-} from '../../schemas/oauth.js';
+} from '../wire/oauth.js';
 import { verifyAssertion } from '../auth/verify-assertion.js';
 import { HttpProblem, unprocessable, unprocessableAt } from '../http-problem.js';
 import { readUrlEncoded } from '../read-body.js';

@@ -5,7 +5,7 @@ import {
   SpvRequestCreate,
   SpvRequestListParams,
   SpvRequestPage,
-} from '../../schemas/spv-requests.js';
+} from '../wire/spv-requests.js';
 import { findTemplate } from '../contracts/contract-library.js';
 import { HttpProblem, unprocessable } from '../http-problem.js';
 import { randomId } from '../ids.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CurrencyCode, PositiveDecimalString } from '../../schemas/primitives.js';
-import { SubscriptionCreateBody, SubscriptionCreateResponse } from '../../schemas/subscriptions.js';
+import { CurrencyCode, PositiveDecimalString } from '../wire/primitives.js';
+import { SubscriptionCreateBody, SubscriptionCreateResponse } from '../wire/subscriptions.js';
 import { type AttributeProblem, HttpProblem, unprocessable, unprocessableAt } from '../http-problem.js';
 import { randomId } from '../ids.js';
 import { readJson } from '../read-body.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HealthResponse, OpenApiDocument, RootResponse } from '../../schemas/system.js';
+import { HealthResponse, OpenApiDocument, RootResponse } from '../wire/system.js';
 import { docsPage } from '../docs-page.js';
 import { buildOpenApi } from '../openapi.js';
 import { defineRoute, json, type Route } from '../route.js';

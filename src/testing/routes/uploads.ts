@@ -4,7 +4,7 @@ import {
   FundingReceiptUploadResult,
   SignedFormUploadResult,
   type UploadMediaType,
-} from '../../schemas/uploads.js';
+} from '../wire/uploads.js';
 import { HttpProblem, unprocessable, type ValidationProblem } from '../http-problem.js';
 import { randomId } from '../ids.js';
 import { readMultipart } from '../read-body.js';

@@ -1,4 +1,4 @@
-import type { MaterialisedRefs, ShareClass } from '../../schemas/spv-requests.js';
+import type { MaterialisedRefs, ShareClass } from '../wire/spv-requests.js';
 
 /** SPV request statuses the fake moves between. */
 export type SpvRequestState = 'pending-review' | 'approved' | 'rejected' | 'cancelled';

@@ -1,5 +1,5 @@
-import type { SpvRequest } from '../../schemas/spv-requests.js';
-import type { SubscriptionResult } from '../../schemas/subscriptions.js';
+import type { SpvRequest } from '../wire/spv-requests.js';
+import type { SubscriptionResult } from '../wire/subscriptions.js';
 import type { SpvRequestRecord, SubscriptionRecord } from './records.js';
 
 /** Epoch milliseconds as the API's ISO 8601 UTC timestamp. */

@@ -1,4 +1,4 @@
-import type { ShareClass } from '../../schemas/spv-requests.js';
+import type { ShareClass } from '../wire/spv-requests.js';
 import { findTemplate } from '../contracts/contract-library.js';
 import { randomId } from '../ids.js';
 import type { FakeServices } from '../services.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { openEnum } from './open-enum.js';
+import { openEnum } from '../../schemas/open-enum.js';
 
 /**
  * Every `code` the fake API sends in the partner error envelope. The spec leaves the set open ("not shown");

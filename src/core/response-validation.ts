@@ -1,0 +1,50 @@
+import type { ValidationIssue } from './errors.js';
+import type { Logger } from './logger.js';
+
+/**
+ * What the SDK does with a 2xx body that breaks a field the spec states (missing, `null` where a value is
+ * always present, or of another type):
+ * - `'strict'` throws a `ResponseValidationError` carrying the status, request id, idempotency key and the
+ *   (redacted) body: the server may already have done the write.
+ * - `'warn'` returns the body as the server sent it and logs one warning per route and problem.
+ * - `'off'` does not check bodies at all (they are still parsed as JSON).
+ *
+ * Fields the spec leaves open are optional in every mode, so a server that honours the spec never trips
+ * `'strict'`.
+ */
+export type ResponseValidationMode = 'strict' | 'warn' | 'off';
+
+/** The modes, for option checks. */
+export const RESPONSE_VALIDATION_MODES = ['strict', 'warn', 'off'] as const;
+
+/** The mode a client has unless told otherwise. */
+export const DEFAULT_RESPONSE_VALIDATION: ResponseValidationMode = 'warn';
+
+/** How one client reacts to bodies that break the spec; shared by the client's derived clients. */
+export interface ResponseValidation {
+  mode: ResponseValidationMode;
+  /** Logs a `'warn'` mismatch once per route and problem. */
+  warn(route: string, status: number, issues: readonly ValidationIssue[]): void;
+}
+
+/** A {@link ResponseValidation} whose warnings go to `logger`, each route-and-problem once. */
+export function responseValidation(mode: ResponseValidationMode, logger: Logger): ResponseValidation {
+  const seen = new Set<string>();
+  return {
+    mode,
+    warn(route, status, issues) {
+      const fresh = issues.filter((issue) => {
+        const key = `${route}\n${issue.path}\n${issue.message}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+      if (fresh.length === 0) return;
+      const problems = fresh.map((issue) => `${issue.path || '(body)'}: ${issue.message}`).join('; ');
+      logger.warn(
+        `${route}: the ${status} response does not match the API spec (${problems}); returned as received ` +
+          `(responseValidation: 'warn'). Said once per route and problem.`,
+      );
+    },
+  };
+}
