@@ -21,5 +21,7 @@ export default defineConfig({
     // Tests use real loopback sockets; fake clocks are injected per test, never global sleeps. Worker
     // threads start faster than forked processes; tests needing a process of their own spawn one.
     pool: 'threads',
+    // The SDK's own tests read every response strictly: a stated field missing fails the test.
+    env: { PARTNER_EQUITY_RESPONSE_VALIDATION: 'strict' },
   },
 });

@@ -53,6 +53,7 @@ async function main(): Promise<void> {
       });
       try {
         const { latestContractVersion } = await readOnlySteps(client, log, report);
+        if (latestContractVersion === undefined) throw new Error('the fake lists no contract version');
         await partnerFlowSteps(client, fake, inbox, latestContractVersion, report);
       } finally {
         await client.close();

@@ -27,18 +27,18 @@ async function main(): Promise<void> {
   const { client, fake, close } = await connect();
   try {
     const { latest } = await client.contracts.versions();
+    if (latest === undefined) throw new Error('the server lists no contract version');
     const sample = await client.contracts.samples.get(latest, 'spv-standard-minimal');
-    const deal = { id: 'deal-2025-001', attributes: sample.payload['attributes'] as Record<string, unknown> };
+    if (!sample.payload) throw new Error('the sample carries no request body');
+    // Your deal, here filled from the contract's sample: `templateId` and the attributes the template asks for.
+    const deal = { id: 'deal-2025-001', body: sample.payload };
 
     // A key derived from YOUR deal id: if this script crashes after sending and runs again (within the
     // API's 24 h retention), the API replays the first answer instead of creating a second request.
     const idempotencyKey = deriveIdempotencyKey('spv-request', { dealId: deal.id });
     let request: SpvRequest;
     try {
-      request = await client.spvRequests.create(
-        { templateId: sample.templateId, attributes: deal.attributes },
-        { idempotencyKey },
-      );
+      request = await client.spvRequests.create(deal.body, { idempotencyKey });
     } catch (error) {
       if (error instanceof BadRequestError) {
         // The template refused the attributes: each problem names the attribute.
@@ -65,10 +65,7 @@ async function main(): Promise<void> {
     }
 
     // Running the same create again with the same key creates nothing new.
-    const again = await client.spvRequests.create(
-      { templateId: sample.templateId, attributes: deal.attributes },
-      { idempotencyKey },
-    );
+    const again = await client.spvRequests.create(deal.body, { idempotencyKey });
     console.log(
       `re-run with the same key → the same request: ${again.spvRequestSlug === request.spvRequestSlug}`,
     );

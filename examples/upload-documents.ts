@@ -21,11 +21,10 @@ async function subscription(client: PartnerEquity, fake: FakePartnerEquity | und
     return { spvSlug, personId };
   }
   const { latest } = await client.contracts.versions();
+  if (latest === undefined) throw new Error('the server lists no contract version');
   const sample = await client.contracts.samples.get(latest, 'spv-standard-minimal');
-  const request = await client.spvRequests.create({
-    templateId: sample.templateId,
-    attributes: sample.payload['attributes'] as Record<string, unknown>,
-  });
+  if (!sample.payload) throw new Error('the sample carries no request body');
+  const request = await client.spvRequests.create(sample.payload);
   const approved = fake.admin.approveSpvRequest(request.spvRequestSlug);
   const spvSlug = approved.materialisedRefs!.vehicleSlug;
   const { succeeded } = await client.investors.create([

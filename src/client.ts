@@ -5,7 +5,7 @@ import { type Clock, systemClock } from './core/clock.js';
 import { InputValidationError } from './core/errors.js';
 import { consoleLogger, levelLogger, resolveLogLevel } from './core/logger.js';
 import { Requester } from './core/requester.js';
-import { DEFAULT_RESPONSE_VALIDATION, responseValidation } from './core/response-validation.js';
+import { resolveResponseValidation, responseValidation } from './core/response-validation.js';
 import { DEFAULT_RETRY } from './core/retry-policy.js';
 import { type ClosableTransport, fetchTransport, type Transport, undiciTransport } from './core/transport.js';
 import { Contracts } from './resources/contracts.js';
@@ -112,7 +112,7 @@ export class PartnerEquity {
       deadline: o.deadline,
       retry,
       defaultHeaders: { ...o.defaultHeaders },
-      validation: responseValidation(o.responseValidation ?? DEFAULT_RESPONSE_VALIDATION, logger),
+      validation: responseValidation(resolveResponseValidation(o.responseValidation), logger),
     });
     // Credentials become a token manager over `requester` (the token route needs no bearer token); the key
     // is imported, or refused, here, once. Derived clients share it, and so share tokens.

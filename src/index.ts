@@ -56,10 +56,11 @@ export type { Logger, LogLevel } from './core/logger.js';
 export { PagePromise } from './core/page-promise.js';
 export type { RequestOptions } from './core/request-options.js';
 export type { RetryConfig } from './core/retry-policy.js';
+export type { BulkCreateOptions } from './resources/bulk-options.js';
 export type { ContractDocuments } from './resources/contract-documents.js';
+export type { ContractVersionInfo, ContractVersions } from './resources/contract-lists.js';
 export type { Contracts } from './resources/contracts.js';
 export type { IdempotentRequestOptions } from './resources/idempotent-request-options.js';
-export type { BulkCreateOptions } from './resources/bulk-options.js';
 export type { InvestorBulkResult, InvestorCreateOptions, Investors } from './resources/investors.js';
 export type { OAuth, TokenInfo } from './resources/oauth.js';
 export type { SpvRequests } from './resources/spv-requests.js';
@@ -78,6 +79,7 @@ export type {
   ContractPrimitiveList,
   ContractSample,
   ContractSampleList,
+  ContractSamplePayload,
   ContractTemplate,
   ContractTemplateList,
   ContractVersion,

@@ -1,13 +1,9 @@
 import type { PartnerEquity } from '../../src/index.js';
 import type { InvestorInput } from '../../src/schemas/investors.js';
-import type { SpvRequestCreate } from '../../src/schemas/spv-requests.js';
 
-/** The fake's own minimal valid SPV request body (its `spv-standard-minimal` sample). */
-export async function spvBody(client: PartnerEquity): Promise<SpvRequestCreate> {
-  const { latest } = await client.contracts.versions();
-  const sample = await client.contracts.samples.get(latest, 'spv-standard-minimal');
-  return sample.payload as SpvRequestCreate;
-}
+import { spvBody } from '../../test/helpers/spv-body.js';
+
+export { spvBody };
 
 /** `count` valid investor rows with ids `${prefix}-0`, `${prefix}-1`, … */
 export function investorRows(count: number, prefix: string): InvestorInput[] {

@@ -17,11 +17,9 @@ export async function partnerFlowSteps(
   const sample = await client.contracts.samples.get(contractVersion, 'spv-standard-two-classes');
   // A key derived from the payload: running this again within 24 h replays the first answer instead of
   // creating a second request (a random key is generated when you give none).
+  if (!sample.payload) throw new Error('the sample has no payload to submit');
   const idempotencyKey = deriveIdempotencyKey('quickstart-spv-request', sample.payload);
-  const created = await client.spvRequests.create(
-    { templateId: sample.templateId, attributes: sample.payload['attributes'] as Record<string, unknown> },
-    { idempotencyKey },
-  );
+  const created = await client.spvRequests.create(sample.payload, { idempotencyKey });
   report.line(
     `created ${created.spvRequestSlug}: ${created.status} (Idempotency-Key ${idempotencyKey.slice(0, 24)}…)`,
   );
@@ -30,9 +28,13 @@ export async function partnerFlowSteps(
   fake.admin.approveSpvRequest(created.spvRequestSlug);
   report.line("the fake's admin approved it (a reviewer's action, not a partner API call)");
   const completed = await inbox.next('spv_request.completed');
-  const spvSlug = completed.data.materialisedRefs.vehicleSlug;
-  report.line(`webhook ${completed.type} verified (webhook-id ${completed.webhookId}): SPV ${spvSlug}`);
+  report.line(`webhook ${completed.type} verified (webhook-id ${completed.webhookId})`);
+  // The spec shows no webhook payload fields: read the approved request itself for what approval created.
   const approved = await client.spvRequests.get(created.spvRequestSlug);
+  const spvSlug = approved.materialisedRefs?.vehicleSlug;
+  if (spvSlug === undefined)
+    throw new Error(`${created.spvRequestSlug} is ${approved.status}, not materialised`);
+  report.line(`${approved.spvRequestSlug} is ${approved.status}: SPV ${spvSlug}`);
   const shareClasses = approved.feesAndCarry?.shareClasses ?? [];
   report.line(
     `share classes: ${shareClasses.map((c) => `${c.name} (${c.slug}, carry ${c.carryPercent}%)`).join(', ')}`,
@@ -46,18 +48,18 @@ export async function partnerFlowSteps(
   ]);
   for (const row of investors.results) {
     report.line(
-      row.error === undefined
-        ? `${row.partnerInvestorId}: ${row.status} → ${row.servicePersonId}`
-        : `${row.partnerInvestorId}: ${row.status}: ${row.error.code} on ${row.error.field}: ${row.error.message}`,
+      row.error
+        ? `${row.partnerInvestorId}: ${row.status}: ${row.error.code} on ${row.error.field}: ${row.error.message}`
+        : `${row.partnerInvestorId}: ${row.status} → ${row.servicePersonId}`,
     );
   }
 
   report.step('Subscriptions');
   const shareClassSlug = shareClasses[0]?.slug ?? '';
-  const { results } = await client.subscriptions.create(
+  const { succeeded: results } = await client.subscriptions.create(
     spvSlug,
     investors.succeeded.map((row, index) => ({
-      servicePersonId: row.servicePersonId!,
+      servicePersonId: row.servicePersonId,
       shareClassSlug,
       lumpSum: { currency: 'EUR', value: index === 0 ? '25000.00' : '50000.00' },
       partnerSubscriptionId: `sub-${row.partnerInvestorId}`,

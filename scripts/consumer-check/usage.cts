@@ -12,7 +12,7 @@ const client = new sdk.PartnerEquity({
 
 async function health(): Promise<string> {
   const data = await client.system.health();
-  return data.status;
+  return data.status ?? 'unknown';
 }
 
 function isApiError(error: unknown): error is sdk.APIError {

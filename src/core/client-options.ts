@@ -68,8 +68,8 @@ export interface ClientOptions {
    * What to do with a 2xx body that breaks a field the spec states: `'warn'` returns it as received and
    * logs one warning per route and problem; `'strict'` throws a `ResponseValidationError` (with the body and
    * the idempotency key: the write may have happened); `'off'` skips the checks. Fields the spec leaves
-   * open are never required. Run your tests with `'strict'`.
-   * @default 'warn'
+   * open are never required. Run your tests with `'strict'` (or set `PARTNER_EQUITY_RESPONSE_VALIDATION=strict`).
+   * @default the `PARTNER_EQUITY_RESPONSE_VALIDATION` environment variable, else 'warn'
    */
   responseValidation?: ResponseValidationMode | undefined;
   /**

@@ -41,7 +41,8 @@ export function resolveLogLevel(option: LogLevel | undefined, env = readEnv(LOG_
   return isLogLevel(fromEnv) ? fromEnv : 'warn';
 }
 
-function readEnv(name: string): string | undefined {
+/** An environment variable, or `undefined` where the runtime has no `process.env`. */
+export function readEnv(name: string): string | undefined {
   // `process` is absent on some runtimes; the SDK must not crash there.
   const proc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
   return proc?.env?.[name];

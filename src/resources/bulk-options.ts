@@ -33,7 +33,11 @@ export const BulkOptions = z.object({
 
 /** The bulk fields of `options`, picked for {@link BulkOptions}. */
 export function bulkFields(options: BulkCreateOptions | undefined): Record<string, unknown> {
-  return { chunkSize: options?.chunkSize, concurrency: options?.concurrency, onProgress: options?.onProgress };
+  return {
+    chunkSize: options?.chunkSize,
+    concurrency: options?.concurrency,
+    onProgress: options?.onProgress,
+  };
 }
 
 /** The object elements of a body's `results`, whatever the body is. */

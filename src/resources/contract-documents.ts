@@ -4,28 +4,30 @@ import type { RequestOptions } from '../core/request-options.js';
 import type { Requester } from '../core/requester.js';
 import type { ContractDocumentKind } from '../schemas/contracts.js';
 import { PathParam } from '../schemas/request-params.js';
+import { documentsOf } from './contract-lists.js';
 import { guarded, parseInput, requestOptions } from './parse-input.js';
 
 /**
  * One kind of versioned contract document (`client.contracts.templates`, `.catalogs`, `.primitives`,
- * `.samples`): every document of a version, or one by name.
+ * `.samples`): every document of a version, or one by name. The spec does not show their content: the
+ * documents are returned as the server sends them, every field optional.
  *
  * @example
  * ```ts
- * const { templates } = await client.contracts.templates.list('2024-06');
+ * const templates = await client.contracts.templates.list('2024-06');
  * const template = await client.contracts.templates.get('2024-06', 'spv-standard');
  * ```
  */
-export class ContractDocuments<List, Document> {
+export class ContractDocuments<Document> {
   readonly #requester: Requester;
   readonly #kind: ContractDocumentKind;
-  readonly #list: z.ZodType<List>;
+  readonly #list: z.ZodType;
   readonly #document: z.ZodType<Document>;
 
   constructor(
     requester: Requester,
     kind: ContractDocumentKind,
-    list: z.ZodType<List>,
+    list: z.ZodType,
     document: z.ZodType<Document>,
   ) {
     this.#requester = requester;
@@ -34,8 +36,11 @@ export class ContractDocuments<List, Document> {
     this.#document = document;
   }
 
-  /** `GET /v1/contracts/{kind}/{version}` — every document of this kind in `version`. */
-  list(version: string, options?: RequestOptions): APIPromise<List> {
+  /**
+   * `GET /v1/contracts/{kind}/{version}` — every document of this kind in `version`, whether the server
+   * answers with a plain array or an object around one (`{ templates: [...] }`).
+   */
+  list(version: string, options?: RequestOptions): APIPromise<Document[]> {
     return guarded(() => {
       const args = parseInput(
         z.strictObject({ version: PathParam }),
@@ -47,6 +52,7 @@ export class ContractDocuments<List, Document> {
         path: `/v1/contracts/${this.#kind}/${encodeURIComponent(args.version)}`,
         route: `/v1/contracts/${this.#kind}/{version}`,
         response: this.#list,
+        select: (body: unknown) => documentsOf<Document>(body, this.#kind),
         options: requestOptions(options),
       });
     });

@@ -13,11 +13,12 @@ import {
   ContractVersionList,
 } from '../schemas/contracts.js';
 import { ContractDocuments } from './contract-documents.js';
+import { type ContractVersions, contractVersionsOf } from './contract-lists.js';
 import { requestOptions } from './parse-input.js';
 
 /**
- * The versioned contract definitions SPV requests are validated against (`client.contracts`; no
- * authentication needed).
+ * The versioned contract definitions SPV requests are validated against (`client.contracts`). The spec
+ * declares no security requirement here; the client still sends its token when it has credentials.
  *
  * @example
  * ```ts
@@ -29,13 +30,13 @@ import { requestOptions } from './parse-input.js';
 export class Contracts {
   readonly #requester: Requester;
   /** Templates: JSON Schemas an SPV request's `attributes` must match. */
-  readonly templates: ContractDocuments<ContractTemplateList, ContractTemplate>;
+  readonly templates: ContractDocuments<ContractTemplate>;
   /** Attribute catalogs: the vocabulary templates draw from. */
-  readonly catalogs: ContractDocuments<ContractCatalogList, ContractCatalog>;
+  readonly catalogs: ContractDocuments<ContractCatalog>;
   /** Primitive type specifications. */
-  readonly primitives: ContractDocuments<ContractPrimitiveList, ContractPrimitive>;
+  readonly primitives: ContractDocuments<ContractPrimitive>;
   /** Sample payloads: complete, valid SPV request bodies. */
-  readonly samples: ContractDocuments<ContractSampleList, ContractSample>;
+  readonly samples: ContractDocuments<ContractSample>;
 
   constructor(requester: Requester) {
     this.#requester = requester;
@@ -50,12 +51,16 @@ export class Contracts {
     this.samples = new ContractDocuments(requester, 'samples', ContractSampleList, ContractSample);
   }
 
-  /** `GET /v1/contracts` — the contract versions that can be used as `version`, and the newest. */
-  versions(options?: RequestOptions): APIPromise<ContractVersionList> {
+  /**
+   * `GET /v1/contracts` — the contract versions that can be used as `version`, and the newest: read out of
+   * whichever shape the server answers with (a plain list of versions, or an object around one).
+   */
+  versions(options?: RequestOptions): APIPromise<ContractVersions> {
     return this.#requester.request({
       method: 'GET',
       path: '/v1/contracts',
       response: ContractVersionList,
+      select: contractVersionsOf,
       options: requestOptions(options),
     });
   }

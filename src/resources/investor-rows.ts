@@ -1,7 +1,7 @@
 import { InputValidationError, type ValidationIssue } from '../core/errors.js';
 import { InvestorInput, type InvestorRowFailure, type InvestorRowResult } from '../schemas/investors.js';
-import { investorRowError } from './investor-row-error.js';
 import { fastInvestorRow } from './fast-investor-row.js';
+import { investorRowError } from './investor-row-error.js';
 
 /** The rows of one `investors.create` call after the up-front checks; row checks run per range. */
 export interface CheckedInvestorRows {

@@ -4,6 +4,7 @@ import { ConflictError, InputValidationError } from '../core/errors.js';
 import { PagePromise } from '../core/page-promise.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { Requester } from '../core/requester.js';
+import type { ContractSamplePayload } from '../schemas/contracts.js';
 import { PathParam } from '../schemas/request-params.js';
 import {
   SpvRequest,
@@ -41,7 +42,10 @@ export class SpvRequests {
    * (`BadRequestError` with `validationErrors` when it does not match; `NotFoundError` for an unknown
    * template). Always sent with an `Idempotency-Key` (yours or a generated one), so it is retried safely.
    */
-  create(body: SpvRequestCreate, options?: IdempotentRequestOptions): APIPromise<SpvRequest> {
+  create(
+    body: SpvRequestCreate | ContractSamplePayload,
+    options?: IdempotentRequestOptions,
+  ): APIPromise<SpvRequest> {
     return guarded(() => {
       const { key, issues: keyIssues } = resolveIdempotencyKey(options);
       const { data, issues } = inputIssues(SpvRequestCreate, body);
@@ -69,7 +73,10 @@ export class SpvRequests {
    * for await (const request of client.spvRequests.list({ status: 'approved' })) console.log(request.spvRequestSlug);
    * ```
    */
-  list(params: SpvRequestListParams = {}, options?: RequestOptions): PagePromise<SpvRequestPage, SpvRequestListItem> {
+  list(
+    params: SpvRequestListParams = {},
+    options?: RequestOptions,
+  ): PagePromise<SpvRequestPage, SpvRequestListItem> {
     let query: SpvRequestListParams;
     let invalid: unknown;
     try {

@@ -131,7 +131,8 @@ export class Subscriptions {
             options: pipelineOptions,
           }),
         keyOf: (row) => row.partnerSubscriptionId,
-        resultKeyOf: (result) => (result.error === undefined ? (result.partnerSubscriptionId ?? undefined) : undefined),
+        resultKeyOf: (result) =>
+          result.error === undefined ? (result.partnerSubscriptionId ?? undefined) : undefined,
         failure: (row, error) => ({
           servicePersonId: row.servicePersonId,
           shareClassSlug: row.shareClassSlug,

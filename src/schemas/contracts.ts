@@ -55,13 +55,20 @@ export const ContractPrimitive = z.looseObject({ ...documentFields, schema: null
 export type ContractPrimitive = z.infer<typeof ContractPrimitive>;
 
 /**
+ * A sample's request body, typed so that `spvRequests.create(sample.payload)` compiles without a cast; the
+ * SDK checks it there like any body (`templateId` must be a non-empty string).
+ */
+export const ContractSamplePayload = JsonObject.brand<'ContractSamplePayload'>();
+export type ContractSamplePayload = z.infer<typeof ContractSamplePayload>;
+
+/**
  * A sample payload. When the server gives a complete `POST /v1/spv-requests` body, it is usually `payload`,
- * typed so that it can be passed to `spvRequests.create` as it is (the SDK checks `templateId` there).
+ * which can be passed to `spvRequests.create` as it is.
  */
 export const ContractSample = z.looseObject({
   ...documentFields,
   templateId: nullish(z.string()),
-  payload: nullish(JsonObject),
+  payload: nullish(ContractSamplePayload),
 });
 export type ContractSample = z.infer<typeof ContractSample>;
 

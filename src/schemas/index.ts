@@ -22,6 +22,7 @@ export {
   ContractPrimitiveList,
   ContractSample,
   ContractSampleList,
+  ContractSamplePayload,
   ContractTemplate,
   ContractTemplateList,
   ContractVersion,

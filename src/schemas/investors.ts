@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { CalendarDate, CountryCode, nullish } from './primitives.js';
 
+/** What the SDK checks an e-mail address against: one `@` with something on each side, no whitespace. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+
 /**
  * One investor to create. The spec does not say which fields are required: only `partnerInvestorId` (the key
  * of the result row) is; the formats the spec states are checked on the fields present, and any other field
@@ -8,7 +11,7 @@ import { CalendarDate, CountryCode, nullish } from './primitives.js';
  */
 export const InvestorInput = z.looseObject({
   partnerInvestorId: z.string().min(1, 'Required: the partner investor id'),
-  email: nullish(z.string().regex(/^[^\s@]+@[^\s@]+$/, 'Expected an e-mail address')),
+  email: nullish(z.string().regex(EMAIL_PATTERN, 'Expected an e-mail address')),
   firstName: nullish(z.string()),
   lastName: nullish(z.string()),
   dateOfBirth: nullish(CalendarDate),

@@ -1,6 +1,4 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import type { SpvRequest } from './wire/spv-requests.js';
-import type { SubscriptionResult } from './wire/subscriptions.js';
 import { randomId } from './ids.js';
 import type { FakeServices } from './services.js';
 import type { PersonRecord, SpvRecord, SubscriptionRecord } from './state/records.js';
@@ -12,6 +10,8 @@ import {
   rejectSpvRequest,
 } from './state/spv-request-lifecycle.js';
 import { emitSubscriptionCompleted } from './state/subscription-events.js';
+import type { SpvRequest } from './wire/spv-requests.js';
+import type { SubscriptionResult } from './wire/subscriptions.js';
 
 /**
  * A public key as a JWK (`{ kty: 'OKP', crv: 'Ed25519', x }`). Not `node:crypto`'s `JsonWebKey`, which newer

@@ -1,8 +1,8 @@
+import type { ManualClock } from './manual-clock.js';
+import type { FakeSettings } from './services.js';
 import { MAX_INVESTOR_ROWS } from './wire/investors.js';
 import { MAX_SUBSCRIPTION_ROWS } from './wire/subscriptions.js';
 import { MAX_UPLOAD_BYTES } from './wire/uploads.js';
-import type { ManualClock } from './manual-clock.js';
-import type { FakeSettings } from './services.js';
 
 /** Options of `new FakePartnerEquity(options)`; every one has a default that matches the spec. */
 export interface FakePartnerEquityOptions {

@@ -6,9 +6,6 @@
  */
 // `@partner-equity/sdk/testing`: the fake Partner Equity API. Needs the peer dependency `msw` (3.x).
 
-// Resource types the admin controls return, re-exported so declarations never point into private chunks.
-export type { MaterialisedRefs, ShareClass, SpvRequest } from './wire/spv-requests.js';
-export type { SubscriptionResult } from './wire/subscriptions.js';
 export { FakeAdmin, type FakePerson, type FakeSnapshot, type PublicJwk } from './admin.js';
 export type { FakePartnerEquityOptions } from './fake-options.js';
 export {
@@ -36,3 +33,6 @@ export type {
   WebhookDelivery,
   WebhookEndpoint,
 } from './webhooks/webhook-types.js';
+// Resource types the admin controls return, re-exported so declarations never point into private chunks.
+export type { MaterialisedRefs, ShareClass, SpvRequest } from './wire/spv-requests.js';
+export type { SubscriptionResult } from './wire/subscriptions.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import * as schemas from './wire/index.js';
 import type { Route } from './route.js';
+import * as schemas from './wire/index.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { PartnerErrorBody, ValidationErrorBody } from './wire/errors.js';
 import type { RouteDoc } from './route.js';
+import { PartnerErrorBody, ValidationErrorBody } from './wire/errors.js';
 
 const descriptions: Record<number, string> = {
   400: 'Validation failed (partner error envelope with validationErrors)',

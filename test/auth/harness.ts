@@ -8,6 +8,7 @@ import { TokenManager } from '../../src/auth/token-manager.js';
 import type { Logger } from '../../src/core/logger.js';
 import type { RequestOptions } from '../../src/core/request-options.js';
 import { Requester } from '../../src/core/requester.js';
+import { responseValidation } from '../../src/core/response-validation.js';
 import { DEFAULT_RETRY } from '../../src/core/retry-policy.js';
 import { undiciTransport } from '../../src/core/transport.js';
 import { ManualClock } from './manual-clock.js';
@@ -58,6 +59,7 @@ export async function startHarness(options: HarnessOptions = {}) {
     transport,
     clock,
     logger,
+    validation: responseValidation('strict', logger),
     maxRetries: 2,
     timeout: 5000,
     retry: { ...DEFAULT_RETRY, random: () => 0.5 },

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { APIPromise, RawResponse } from '../../src/core/api-promise.js';
 import { MultipartBody } from '../../src/core/multipart-body.js';
 import { Requester, type RequesterConfig } from '../../src/core/requester.js';
+import { responseValidation } from '../../src/core/response-validation.js';
 import { DEFAULT_RETRY } from '../../src/core/retry-policy.js';
 import { undiciTransport } from '../../src/core/transport.js';
 import { VERSION } from '../../src/version.js';
@@ -18,6 +19,7 @@ function requester(overrides: Partial<RequesterConfig> = {}, base = server().url
     transport: undiciTransport(),
     clock: new ManualClock(),
     logger: memoryLogger(),
+    validation: responseValidation('strict', memoryLogger()),
     maxRetries: 2,
     timeout: 5_000,
     retry: DEFAULT_RETRY,

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TokenInfo, TokenResponse } from '../../src/schemas/index.js';
 import { type FakePartnerCredentials, FakePartnerEquity } from '../../src/testing/index.js';
+import { TokenInfo, TokenResponse } from '../../src/testing/wire/index.js';
 import { http, JWT_GRANT, signAssertion } from './helpers.js';
 
 let fake: FakePartnerEquity;

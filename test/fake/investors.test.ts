@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvestorCreateResponse } from '../../src/schemas/index.js';
 import type { FakePartnerEquity } from '../../src/testing/index.js';
+import { InvestorCreateResponse } from '../../src/testing/wire/index.js';
 import { http, idem, investor, login, startFake } from './helpers.js';
 
 let fake: FakePartnerEquity;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { TokenResponse } from '../../src/schemas/index.js';
 import type { FakePartnerEquity } from '../../src/testing/index.js';
+import { TokenResponse } from '../../src/testing/wire/index.js';
 import { http, idem, login, spvBody, startFake } from './helpers.js';
 
 let fake: FakePartnerEquity;

@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { expect } from 'vitest';
+import type { FakePartnerEquity } from '../../src/testing/index.js';
 import {
   FundingReceiptUploadResult,
   InvestorCreateResponse,
@@ -8,8 +9,7 @@ import {
   SpvRequestPage,
   SubscriptionCreateResponse,
   TokenResponse,
-} from '../../src/schemas/index.js';
-import type { FakePartnerEquity } from '../../src/testing/index.js';
+} from '../../src/testing/wire/index.js';
 import {
   files,
   http,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SpvRequest, SpvRequestPage } from '../../src/schemas/index.js';
 import { FakeAdminError, type FakePartnerEquity } from '../../src/testing/index.js';
+import { SpvRequest, SpvRequestPage } from '../../src/testing/wire/index.js';
 import { http, idem, login, spvBody, startFake } from './helpers.js';
 
 let fake: FakePartnerEquity;

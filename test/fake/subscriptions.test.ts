@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SubscriptionCreateResponse } from '../../src/schemas/index.js';
 import type { FakePartnerEquity } from '../../src/testing/index.js';
+import { SubscriptionCreateResponse } from '../../src/testing/wire/index.js';
 import { approvedSpv, http, idem, login, startFake } from './helpers.js';
 
 let fake: FakePartnerEquity;

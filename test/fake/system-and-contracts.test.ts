@@ -1,5 +1,6 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { FakePartnerEquity } from '../../src/testing/index.js';
 import {
   ContractCatalogList,
   ContractPrimitiveList,
@@ -11,8 +12,7 @@ import {
   HealthResponse,
   OpenApiDocument,
   RootResponse,
-} from '../../src/schemas/index.js';
-import type { FakePartnerEquity } from '../../src/testing/index.js';
+} from '../../src/testing/wire/index.js';
 import { idem, startFake } from './helpers.js';
 
 let fake: FakePartnerEquity;

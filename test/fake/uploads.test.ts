@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FundingReceiptUploadResult, SignedFormUploadResult } from '../../src/schemas/index.js';
 import type { FakePartnerEquity } from '../../src/testing/index.js';
+import { FundingReceiptUploadResult, SignedFormUploadResult } from '../../src/testing/wire/index.js';
 import { approvedSpv, files, http, login, startFake, uploadForm } from './helpers.js';
 
 let fake: FakePartnerEquity;

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KnownWebhookEvent } from '../../src/schemas/index.js';
+import { KnownWebhookEvent } from '../../src/schemas/events.js';
 import { type FakePartnerEquity, WEBHOOK_RETRY_DELAYS_MS } from '../../src/testing/index.js';
 import { approvedSpv, files, startFake, startReceiver, uploadForm } from './helpers.js';
 

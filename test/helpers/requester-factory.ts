@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Authenticator } from '../../src/core/authenticator.js';
 import { Requester, type RequesterConfig } from '../../src/core/requester.js';
+import { responseValidation } from '../../src/core/response-validation.js';
 import { DEFAULT_RETRY } from '../../src/core/retry-policy.js';
 import { undiciTransport } from '../../src/core/transport.js';
 import { ManualClock } from './manual-clock.js';
@@ -16,6 +17,7 @@ export function testRequester(baseUrl: string, overrides: Partial<RequesterConfi
     transport: undiciTransport(),
     clock: new ManualClock(),
     logger: memoryLogger(),
+    validation: responseValidation('strict', memoryLogger()),
     logLevel: 'debug',
     maxRetries: 2,
     timeout: 5_000,

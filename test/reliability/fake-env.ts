@@ -5,6 +5,10 @@ import type { SpvRequestCreate } from '../../src/schemas/spv-requests.js';
 import { FakePartnerEquity, type FakePartnerEquityOptions } from '../../src/testing/index.js';
 import { drivingClock } from '../helpers/driving-clock.js';
 
+import { spvBody } from '../helpers/spv-body.js';
+
+export { spvBody };
+
 /** A fake API on a loopback port and one partner's client sharing its clock. */
 export interface ReliabilityEnv {
   fake: FakePartnerEquity;
@@ -42,13 +46,6 @@ export async function startEnv(
       await fake.close();
     },
   };
-}
-
-/** The fake's own published sample SPV request body. */
-export async function spvBody(client: PartnerEquity): Promise<SpvRequestCreate> {
-  const { latest } = await client.contracts.versions();
-  const sample = await client.contracts.samples.get(latest, 'spv-standard-minimal');
-  return sample.payload as SpvRequestCreate;
 }
 
 /** A valid investor row. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputValidationError, UnprocessableEntityError } from '../../src/core/errors.js';
+import { PartnerEquity } from '../../src/index.js';
 import { useFakeApi } from './fake-harness.js';
 
 const api = useFakeApi();
@@ -10,26 +11,58 @@ describe('client.contracts', () => {
   it('lists the versions, then every kind of document of the latest one, and reads each by name', async () => {
     const { client, fake } = await api.start();
     const { latest, versions } = await client.contracts.versions();
+    if (latest === undefined) throw new Error('no latest version');
     expect(versions.map((v) => v.version)).toContain(latest);
     for (const kind of kinds) {
-      const list = await client.contracts[kind].list(latest);
-      const documents = (list as unknown as Record<string, { name: string }[]>)[kind] ?? [];
-      expect(list.version).toBe(latest);
+      const documents = await client.contracts[kind].list(latest);
       expect(documents.length).toBeGreaterThan(0);
-      const first = documents[0]!;
-      const one = await client.contracts[kind].get(latest, first.name);
-      expect(one).toMatchObject({ name: first.name, version: latest });
+      const name = documents[0]?.name ?? '';
+      const one = await client.contracts[kind].get(latest, name);
+      expect(one).toMatchObject({ name, version: latest });
     }
     const template = await client.contracts.templates.get(latest, 'spv-standard');
     expect(template.schema).toHaveProperty('type', 'object');
-    // Contracts need no token: nothing went to the token endpoint.
-    expect(fake.tokenRequests).toHaveLength(0);
     expect(fake.requests.map((r) => r.path)).toContain(`/v1/contracts/templates/${latest}/spv-standard`);
+  });
+
+  it('sends the bearer token on contracts when the client has credentials (one exchange for all)', async () => {
+    const { client, fake } = await api.start();
+    await client.contracts.versions();
+    await client.contracts.templates.list('2025-06');
+    const contracts = fake.requests.filter((r) => r.path.startsWith('/v1/contracts'));
+    expect(contracts).toHaveLength(2);
+    for (const request of contracts) expect(request.headers['authorization']).toMatch(/^Bearer /);
+    expect(fake.tokenRequests).toHaveLength(1);
+  });
+
+  it('a 401 on contracts renews the token and sends the call once more', async () => {
+    const { client, fake } = await api.start();
+    await client.contracts.versions();
+    fake.faults.inject({ match: { method: 'GET', path: '/v1/contracts' }, status: 401 });
+    const { latest } = await client.contracts.versions();
+    expect(latest).toBeDefined();
+    expect(fake.tokenRequests).toHaveLength(2);
+    const paths = fake.requests.filter((r) => r.path === '/v1/contracts');
+    expect(paths).toHaveLength(3);
+  });
+
+  it('without credentials, contracts go without a token (an open server answers them)', async () => {
+    const { fake, credentials } = await api.start();
+    const open = new PartnerEquity({ baseUrl: credentials.baseUrl });
+    try {
+      const { latest } = await open.contracts.versions();
+      expect(latest).toBeDefined();
+      const sent = fake.requests.filter((r) => r.path === '/v1/contracts').at(-1);
+      expect(sent?.headers['authorization']).toBeUndefined();
+      expect(fake.tokenRequests).toHaveLength(0);
+    } finally {
+      await open.close();
+    }
   });
 
   it.each(kinds)('%s: an unknown version or name is a 422 with the validation envelope', async (kind) => {
     const { client } = await api.start();
-    const { latest } = await client.contracts.versions();
+    const latest = (await client.contracts.versions()).latest ?? '';
     const badVersion = await client.contracts[kind].list('1999-01').catch((error: unknown) => error);
     expect(badVersion).toBeInstanceOf(UnprocessableEntityError);
     expect((badVersion as UnprocessableEntityError).status).toBe(422);

@@ -1,14 +1,9 @@
 import type { PartnerEquity } from '../../src/client.js';
 import type { InvestorInput } from '../../src/schemas/investors.js';
-import type { SpvRequestCreate } from '../../src/schemas/spv-requests.js';
+import { spvBody } from '../helpers/spv-body.js';
 import type { FakeEnv } from './fake-harness.js';
 
-/** A valid SPV request body: the fake's published sample (one share class). */
-export async function spvBody(client: PartnerEquity): Promise<SpvRequestCreate> {
-  const { latest } = await client.contracts.versions();
-  const sample = await client.contracts.samples.get(latest, 'spv-standard-minimal');
-  return sample.payload as SpvRequestCreate;
-}
+export { spvBody };
 
 /** `count` valid investor rows with ids `${prefix}-0`, `${prefix}-1`, … */
 export function investorRows(count: number, prefix = 'inv'): InvestorInput[] {
@@ -49,5 +44,5 @@ export async function subscribedInvestor(env: FakeEnv, id = 'inv-sub') {
       lumpSum: { currency: spv.currency, value: '25000.00' },
     },
   ]);
-  return { ...spv, personId, subscriptionSlug: created.results[0]?.subscriptionSlug ?? '' };
+  return { ...spv, personId, subscriptionSlug: created.succeeded[0]?.subscriptionSlug ?? '' };
 }

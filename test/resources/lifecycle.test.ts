@@ -46,7 +46,7 @@ describe('a partner integration from SPV request to funding receipt', () => {
 
     // 4. Subscribe the three investors.
     const people = first.succeeded.map((r) => r.servicePersonId ?? '');
-    const { results } = await client.subscriptions.create(
+    const { succeeded: results } = await client.subscriptions.create(
       spvSlug,
       people.map((servicePersonId, i) => ({
         servicePersonId,

@@ -3,15 +3,17 @@
 import { expectTypeOf } from 'vitest';
 import type {
   APIPromise,
+  ContractVersions,
   FundingReceiptUploadResult,
   InvestorBulkResult,
   InvestorInput,
   PagePromise,
   PartnerEquity,
   SpvRequest,
+  SpvRequestListItem,
   SpvRequestPage,
   SpvRequestStatus,
-  SubscriptionCreateResponse,
+  SubscriptionBulkResult,
   SubscriptionInput,
   UploadFile,
 } from '../../src/index.js';
@@ -19,11 +21,10 @@ import type {
 // Every method returns an APIPromise of the parsed resource; list a PagePromise.
 export function returnTypes(client: PartnerEquity): void {
   expectTypeOf(client.spvRequests.get('s')).toEqualTypeOf<APIPromise<SpvRequest>>();
-  expectTypeOf(client.spvRequests.list()).toEqualTypeOf<PagePromise<SpvRequestPage, SpvRequest>>();
+  expectTypeOf(client.spvRequests.list()).toEqualTypeOf<PagePromise<SpvRequestPage, SpvRequestListItem>>();
   expectTypeOf(client.investors.create([])).toEqualTypeOf<APIPromise<InvestorBulkResult>>();
-  expectTypeOf(client.subscriptions.create('spv', [])).toEqualTypeOf<
-    APIPromise<SubscriptionCreateResponse>
-  >();
+  expectTypeOf(client.subscriptions.create('spv', [])).toEqualTypeOf<APIPromise<SubscriptionBulkResult>>();
+  expectTypeOf(client.contracts.versions()).toEqualTypeOf<APIPromise<ContractVersions>>();
   expectTypeOf(
     client.subscriptions.uploadFundingReceipt('spv', 'per', {
       file: { path: 'r.pdf' },
@@ -65,7 +66,34 @@ export function refusedAtCompileTime(client: PartnerEquity): void {
   const file: UploadFile = 42;
   // @ts-expect-error the signed form accepts only the four media types
   client.subscriptions.uploadSignedForm('spv', 'per', { path: 'f' }, { contentType: 'image/gif' });
-  // @ts-expect-error investor rows have their documented fields
-  const row: InvestorInput = { partnerInvestorId: 'a', email: 'a@b.co' };
+  // @ts-expect-error a misspelt investor field does not compile (unknown fields pass at run time only)
+  const row: InvestorInput = { partnerInvestorId: 'a', emial: 'a@b.co' };
+  // @ts-expect-error an SPV request body names its template
+  client.spvRequests.create({ attributes: {} });
+  // @ts-expect-error a plain record is not a sample payload (it may lack templateId)
+  client.spvRequests.create({} as Record<string, unknown>);
   void [file, row];
+}
+
+// No casts where the SDK hands you what the next call takes.
+export async function noCasts(client: PartnerEquity): Promise<void> {
+  const sample = await client.contracts.samples.get('2025-06', 'spv-standard-minimal');
+  if (sample.payload) await client.spvRequests.create(sample.payload);
+
+  const { results, succeeded, failed } = await client.investors.create([{ partnerInvestorId: 'a' }]);
+  for (const row of results) {
+    if (row.error) expectTypeOf(row.error.code).toEqualTypeOf<string>();
+    else expectTypeOf(row.servicePersonId).toEqualTypeOf<string>();
+  }
+  expectTypeOf(succeeded[0]!.servicePersonId).toEqualTypeOf<string>();
+  expectTypeOf(failed[0]!.error.retryable).toEqualTypeOf<boolean>();
+
+  const subs = await client.subscriptions.create('spv', []);
+  for (const row of subs.results) {
+    if (row.error) expectTypeOf(row.error.retryable).toEqualTypeOf<boolean>();
+    else expectTypeOf(row.subscriptionSlug).toEqualTypeOf<string>();
+  }
+
+  const { response } = await client.spvRequests.create({ templateId: 't' }).withResponse();
+  expectTypeOf(response.replayed).toEqualTypeOf<boolean>();
 }

@@ -131,7 +131,7 @@ describe('client.spvRequests.list / get / cancel', () => {
     const before = env.apiRequests().length;
     const seen: string[] = [];
     for await (const request of env.client.spvRequests.list({ perPage: 10 }))
-      seen.push(request.spvRequestSlug);
+      seen.push(request.spvRequestSlug ?? '');
     expect(seen.sort()).toEqual([...slugs].sort());
     const listed = env.apiRequests().slice(before);
     expect(listed.map((r) => r.query)).toEqual([
@@ -142,7 +142,7 @@ describe('client.spvRequests.list / get / cancel', () => {
 
     const approved: string[] = [];
     for await (const request of env.client.spvRequests.list({ status: 'approved' }))
-      approved.push(request.spvRequestSlug);
+      approved.push(request.spvRequestSlug ?? '');
     expect(approved).toEqual([slugs[0]]);
     const rejected = await env.client.spvRequests.list({ status: 'rejected' });
     expect(rejected.documents[0]).toMatchObject({ status: 'rejected', rejectionReason: 'Incomplete' });

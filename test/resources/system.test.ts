@@ -13,7 +13,7 @@ describe('client.system and client.oauth', () => {
     expect(health.status).toBe('ok');
     const openapi = await client.system.openapi();
     expect(openapi.openapi).toMatch(/^3\.1/);
-    expect(Object.keys(openapi.paths)).toContain('/v1/spv-requests');
+    expect(Object.keys(openapi.paths ?? {})).toContain('/v1/spv-requests');
     const docs = await client.system.docs();
     expect(docs).toMatch(/<html/i);
     expect(fake.tokenRequests).toHaveLength(0);

@@ -29,11 +29,10 @@ try {
   });
   const client = new PartnerEquity(partner);
   const { latest } = await client.contracts.versions();
+  if (latest === undefined) throw new Error('the server lists no contract version');
   const sample = await client.contracts.samples.get(latest, 'spv-standard-minimal');
-  const request = await client.spvRequests.create({
-    templateId: sample.templateId,
-    attributes: sample.payload['attributes'] as Record<string, unknown>,
-  });
+  if (!sample.payload) throw new Error('the sample carries no request body');
+  const request = await client.spvRequests.create(sample.payload);
   fake.admin.approveSpvRequest(request.spvRequestSlug);
   await client.close();
   await fake.webhooks.flush();

@@ -1,4 +1,8 @@
 import type { z } from 'zod';
+import { contractDocuments, contractVersions, hasContractVersion } from '../contracts/contract-library.js';
+import { unprocessableAt } from '../http-problem.js';
+import { defineRoute, json, type Route, type RouteContext } from '../route.js';
+import { errorResponses, ok } from '../route-docs.js';
 import {
   ContractCatalog,
   ContractCatalogList,
@@ -11,10 +15,6 @@ import {
   ContractTemplateList,
   ContractVersionList,
 } from '../wire/contracts.js';
-import { contractDocuments, contractVersions, hasContractVersion } from '../contracts/contract-library.js';
-import { unprocessableAt } from '../http-problem.js';
-import { defineRoute, json, type Route, type RouteContext } from '../route.js';
-import { errorResponses, ok } from '../route-docs.js';
 
 const kinds: Array<{
   kind: ContractDocumentKind;

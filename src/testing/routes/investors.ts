@@ -1,4 +1,9 @@
 import { z } from 'zod';
+import { unprocessable, unprocessableAt } from '../http-problem.js';
+import { randomId } from '../ids.js';
+import { readJson } from '../read-body.js';
+import { clientOf, defineRoute, json, type Route } from '../route.js';
+import { errorResponses, ok } from '../route-docs.js';
 import {
   InvestorCreateBody,
   InvestorCreateResponse,
@@ -6,11 +11,6 @@ import {
   type InvestorResult,
   type InvestorRowError,
 } from '../wire/investors.js';
-import { unprocessable, unprocessableAt } from '../http-problem.js';
-import { randomId } from '../ids.js';
-import { readJson } from '../read-body.js';
-import { clientOf, defineRoute, json, type Route } from '../route.js';
-import { errorResponses, ok } from '../route-docs.js';
 import { isMissing, toValidationProblems } from '../zod-issues.js';
 
 // Rows are checked one by one so one bad row never fails the request; unknown row fields are ignored.

@@ -1,4 +1,10 @@
 import type { z } from 'zod';
+import { verifyAssertion } from '../auth/verify-assertion.js';
+import { HttpProblem, unprocessable, unprocessableAt } from '../http-problem.js';
+import { readUrlEncoded } from '../read-body.js';
+import { clientOf, defineRoute, json, type Route, type RouteContext } from '../route.js';
+import { errorResponses, ok } from '../route-docs.js';
+import { iso } from '../state/resources.js';
 import {
   JWT_BEARER_GRANT_TYPE,
   JwtBearerGrant,
@@ -7,12 +13,6 @@ import {
   TokenRequest,
   TokenResponse,
 } from '../wire/oauth.js';
-import { verifyAssertion } from '../auth/verify-assertion.js';
-import { HttpProblem, unprocessable, unprocessableAt } from '../http-problem.js';
-import { readUrlEncoded } from '../read-body.js';
-import { clientOf, defineRoute, json, type Route, type RouteContext } from '../route.js';
-import { errorResponses, ok } from '../route-docs.js';
-import { iso } from '../state/resources.js';
 import { toValidationProblems } from '../zod-issues.js';
 
 // The server accepts extra form fields (some OAuth clients add client_id); the SDK's own schemas are strict.

@@ -1,11 +1,4 @@
 import { z } from 'zod';
-import {
-  SPV_REQUEST_STATUSES,
-  SpvRequest,
-  SpvRequestCreate,
-  SpvRequestListParams,
-  SpvRequestPage,
-} from '../wire/spv-requests.js';
 import { findTemplate } from '../contracts/contract-library.js';
 import { HttpProblem, unprocessable } from '../http-problem.js';
 import { randomId } from '../ids.js';
@@ -14,6 +7,13 @@ import { clientOf, defineRoute, json, type Route, type RouteContext } from '../r
 import { errorResponses, ok } from '../route-docs.js';
 import { spvRequestResource } from '../state/resources.js';
 import { cancelSpvRequest } from '../state/spv-request-lifecycle.js';
+import {
+  SPV_REQUEST_STATUSES,
+  SpvRequest,
+  SpvRequestCreate,
+  SpvRequestListParams,
+  SpvRequestPage,
+} from '../wire/spv-requests.js';
 import { toAttributeProblems, toValidationProblems } from '../zod-issues.js';
 
 const intParam = (min: number, max: number, fallback: number) =>

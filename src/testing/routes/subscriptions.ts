@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { CurrencyCode, PositiveDecimalString } from '../wire/primitives.js';
-import { SubscriptionCreateBody, SubscriptionCreateResponse } from '../wire/subscriptions.js';
 import { type AttributeProblem, HttpProblem, unprocessable, unprocessableAt } from '../http-problem.js';
 import { randomId } from '../ids.js';
 import { readJson } from '../read-body.js';
@@ -8,6 +6,8 @@ import { clientOf, defineRoute, json, type Route, type RouteContext } from '../r
 import { errorResponses, ok } from '../route-docs.js';
 import { type SubscriptionRecord, TERMINAL_SUBSCRIPTION_STATES } from '../state/records.js';
 import { subscriptionResult } from '../state/resources.js';
+import { CurrencyCode, PositiveDecimalString } from '../wire/primitives.js';
+import { SubscriptionCreateBody, SubscriptionCreateResponse } from '../wire/subscriptions.js';
 import { toValidationProblems } from '../zod-issues.js';
 
 // 422 checks the shape (types, required keys); the values are checked against the SPV and answered 400.

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { HealthResponse, OpenApiDocument, RootResponse } from '../wire/system.js';
 import { docsPage } from '../docs-page.js';
 import { buildOpenApi } from '../openapi.js';
 import { defineRoute, json, type Route } from '../route.js';
 import { iso } from '../state/resources.js';
+import { HealthResponse, OpenApiDocument, RootResponse } from '../wire/system.js';
 
 /** `/`, `/public/hc`, `/openapi.json` and `/docs`; the last two describe `allRoutes()`. */
 export function systemRoutes(allRoutes: () => Route[]): Route[] {

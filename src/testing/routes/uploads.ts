@@ -1,10 +1,4 @@
 import { z } from 'zod';
-import {
-  FundingReceiptFields,
-  FundingReceiptUploadResult,
-  SignedFormUploadResult,
-  type UploadMediaType,
-} from '../wire/uploads.js';
 import { HttpProblem, unprocessable, type ValidationProblem } from '../http-problem.js';
 import { randomId } from '../ids.js';
 import { readMultipart } from '../read-body.js';
@@ -13,6 +7,12 @@ import { errorResponses, ok } from '../route-docs.js';
 import { sniffMediaType } from '../sniff-media-type.js';
 import { type SubscriptionRecord, TERMINAL_SUBSCRIPTION_STATES } from '../state/records.js';
 import { iso } from '../state/resources.js';
+import {
+  FundingReceiptFields,
+  FundingReceiptUploadResult,
+  SignedFormUploadResult,
+  type UploadMediaType,
+} from '../wire/uploads.js';
 import { toAttributeProblems } from '../zod-issues.js';
 
 // Room for boundaries and the small text fields beside a file of exactly the limit.

@@ -1,7 +1,7 @@
-import type { ShareClass } from '../wire/spv-requests.js';
 import { findTemplate } from '../contracts/contract-library.js';
 import { randomId } from '../ids.js';
 import type { FakeServices } from '../services.js';
+import type { ShareClass } from '../wire/spv-requests.js';
 import type { SpvRequestRecord } from './records.js';
 import { spvRequestResource } from './resources.js';
 
