@@ -30,9 +30,11 @@ export async function partnerFlowSteps(
   fake.admin.approveSpvRequest(created.spvRequestSlug);
   report.line("the fake's admin approved it (a reviewer's action, not a partner API call)");
   const completed = await inbox.next('spv_request.completed');
-  const spvSlug = completed.data.materialisedRefs.vehicleSlug;
-  report.line(`webhook ${completed.type} verified (webhook-id ${completed.webhookId}): SPV ${spvSlug}`);
+  // The spec promises no event payload field: when the event lacks the SPV, the request itself has it.
   const approved = await client.spvRequests.get(created.spvRequestSlug);
+  const spvSlug = completed.data.materialisedRefs?.vehicleSlug ?? approved.materialisedRefs?.vehicleSlug;
+  if (!spvSlug) throw new Error(`approval of ${created.spvRequestSlug} materialised no SPV`);
+  report.line(`webhook ${completed.type} verified (webhook-id ${completed.webhookId}): SPV ${spvSlug}`);
   const shareClasses = approved.feesAndCarry?.shareClasses ?? [];
   report.line(
     `share classes: ${shareClasses.map((c) => `${c.name} (${c.slug}, carry ${c.carryPercent}%)`).join(', ')}`,
