@@ -28,6 +28,7 @@ export function dealWebhooks(secret: string, spvsByRequest: Map<string, string>)
     // The spec promises no payload field: with a service that sends less, look the request up instead
     // (client.spvRequests.get(slug)). The fake sends the whole request.
     const { spvRequestSlug, materialisedRefs } = event.data;
-    if (spvRequestSlug && materialisedRefs?.vehicleSlug) spvsByRequest.set(spvRequestSlug, materialisedRefs.vehicleSlug);
+    if (spvRequestSlug && materialisedRefs?.vehicleSlug)
+      spvsByRequest.set(spvRequestSlug, materialisedRefs.vehicleSlug);
   });
 }

@@ -16,7 +16,7 @@ export const schemeOption: OptionSpec = {
   valueName: '<scheme>',
   env: WEBHOOK_SCHEME_ENV,
   description:
-    "Signing scheme: standard-webhooks (default), stripe, github, shopify, JSON such as '{\"preset\":\"stripe\",\"signatureHeader\":\"x-pe-signature\"}', or a JSON file",
+    'Signing scheme: standard-webhooks (default), stripe, github, shopify, JSON such as \'{"preset":"stripe","signatureHeader":"x-pe-signature"}\', or a JSON file',
 };
 
 /** The scheme from `--scheme` or PE_WEBHOOK_SCHEME: a preset name, inline JSON or a JSON file's path. */

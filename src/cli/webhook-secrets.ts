@@ -17,7 +17,8 @@ export const secretOptions: Record<'secret' | 'secret-file', OptionSpec> = {
     multiple: true,
     valueName: '<secret>',
     env: WEBHOOK_SECRET_ENV,
-    description: 'Signing secret; repeat during a rotation (visible in ps and shell history: prefer the file or env)',
+    description:
+      'Signing secret; repeat during a rotation (visible in ps and shell history: prefer the file or env)',
   },
   'secret-file': {
     type: 'string',
@@ -34,13 +35,17 @@ async function readSecretFile(file: string, io: CliIo): Promise<string[]> {
     info = await stat(file);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    throw new CommandError(`cannot read the secret file '${file}'${typeof code === 'string' ? ` (${code})` : ''}`);
+    throw new CommandError(
+      `cannot read the secret file '${file}'${typeof code === 'string' ? ` (${code})` : ''}`,
+    );
   }
   if (!info.isFile()) throw new CommandError(`the secret file '${file}' is not a regular file`);
   if (info.size > MAX_SECRET_FILE_BYTES) throw new CommandError(`the secret file '${file}' is too large`);
   if (process.platform !== 'win32' && (info.mode & 0o077) !== 0) {
     const mode = (info.mode & 0o777).toString(8).padStart(4, '0');
-    io.stderr.write(`warning: the secret file '${file}' is readable by other users (mode ${mode}): chmod 600 it\n`);
+    io.stderr.write(
+      `warning: the secret file '${file}' is readable by other users (mode ${mode}): chmod 600 it\n`,
+    );
   }
   const secrets = (await readFile(file, 'utf8'))
     .split(/\r?\n/)
@@ -58,7 +63,8 @@ async function readSecretFile(file: string, io: CliIo): Promise<string[]> {
 export async function webhookSecrets(values: OptionValues, io: CliIo): Promise<string[]> {
   const given = stringList(values, 'secret');
   const file = stringValue(values, 'secret-file');
-  if (given.length > 0 && file !== undefined) throw new UsageError('give --secret or --secret-file, not both');
+  if (given.length > 0 && file !== undefined)
+    throw new UsageError('give --secret or --secret-file, not both');
   if (given.length > 0) {
     io.stderr.write(
       `warning: --secret is visible to other users in the process list; use --secret-file or ${WEBHOOK_SECRET_ENV}\n`,

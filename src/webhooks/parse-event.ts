@@ -1,5 +1,5 @@
-import type { KnownWebhookEventType } from './events.js';
 import type { UnrecognisedWebhookEvent, WebhookEvent } from './event-union.js';
+import type { KnownWebhookEventType } from './events.js';
 import type { VerifiedWebhook } from './verified-webhook.js';
 
 const KNOWN: ReadonlySet<string> = new Set<KnownWebhookEventType>([

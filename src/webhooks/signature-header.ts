@@ -47,7 +47,9 @@ export function parseSignatureHeader(scheme: WebhookScheme, header: string): Par
     if (separator === ' ' && token.endsWith(',')) token = token.slice(0, -1);
     if (++entries > maxEntries) {
       const total = tokens.filter((t) => t.trim() !== '').length;
-      throw malformed(`Header ${name} has ${total} entries; at most ${MAX_SIGNATURES} signatures are accepted.`);
+      throw malformed(
+        `Header ${name} has ${total} entries; at most ${MAX_SIGNATURES} signatures are accepted.`,
+      );
     }
     if (timestampPrefix !== null && token.startsWith(timestampPrefix)) {
       if (timestamp !== undefined) throw malformed(`Header ${name} has more than one timestamp entry.`);
@@ -59,8 +61,13 @@ export function parseSignatureHeader(scheme: WebhookScheme, header: string): Par
     if (shape.test(digest)) candidates.push(signatureEncoding === 'hex' ? digest.toLowerCase() : digest);
   }
   if (candidates.length === 0) {
-    const found = entries === 0 ? 'it is empty' : `none of its ${entries} entr${entries === 1 ? 'y is' : 'ies is'} of that form`;
-    throw malformed(`Header ${name} has no well-formed signature: expected ${describeEntry(scheme)}; ${found}.`);
+    const found =
+      entries === 0
+        ? 'it is empty'
+        : `none of its ${entries} entr${entries === 1 ? 'y is' : 'ies is'} of that form`;
+    throw malformed(
+      `Header ${name} has no well-formed signature: expected ${describeEntry(scheme)}; ${found}.`,
+    );
   }
   return { candidates, timestamp };
 }

@@ -1,5 +1,5 @@
-import type { KnownWebhookEventType } from './events.js';
 import type { WebhookEvent } from './event-union.js';
+import type { KnownWebhookEventType } from './events.js';
 
 // The guessed JSON type of each field this SDK's event types name (events.ts): `s` string, `o` object,
 // `a` array, a nested record for an object whose own fields are guessed. Absent and null are always fine,
@@ -47,7 +47,9 @@ function mismatches(guess: Guess, value: unknown, path: string, out: string[]): 
   const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
   if (typeof guess === 'object') {
     if (!isObject) out.push(`${path} is ${jsonType(value)}, not an object`);
-    else for (const field in guess) mismatches(guess[field]!, (value as Record<string, unknown>)[field], `${path}.${field}`, out);
+    else
+      for (const field in guess)
+        mismatches(guess[field]!, (value as Record<string, unknown>)[field], `${path}.${field}`, out);
   } else if (guess === 'o' ? !isObject : guess === 'a' ? !Array.isArray(value) : typeof value !== 'string') {
     const expected = guess === 'o' ? 'an object' : guess === 'a' ? 'an array' : 'a string';
     out.push(`${path} is ${jsonType(value)}, not ${expected}`);

@@ -75,7 +75,13 @@ export class VerifiedWebhook {
   }
 
   /** The id, timestamp, secret index, text and JSON (bytes are not JSON). */
-  toJSON(): { webhookId: string; timestamp: number | undefined; secretIndex: number; text: string | undefined; json: unknown } {
+  toJSON(): {
+    webhookId: string;
+    timestamp: number | undefined;
+    secretIndex: number;
+    text: string | undefined;
+    json: unknown;
+  } {
     return {
       webhookId: this.webhookId,
       timestamp: this.timestamp,

@@ -64,7 +64,11 @@ export class WebhookVerificationError extends Error {
   /** `true` when a timestamp refusal carried a valid signature: the sender made it, only its time is off. */
   readonly signatureMatched: boolean;
 
-  constructor(reason: WebhookVerificationReason, message: string, details: WebhookVerificationErrorDetails = {}) {
+  constructor(
+    reason: WebhookVerificationReason,
+    message: string,
+    details: WebhookVerificationErrorDetails = {},
+  ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.reason = reason;
     this.skewSeconds = details.skewSeconds;

@@ -151,7 +151,11 @@ export class Webhook {
    * await fetch('http://localhost:3000/webhooks', { method: 'POST', headers, body: payload });
    * ```
    */
-  async sign(input: { payload: RawBody; id?: string; timestamp?: number | Date }): Promise<SignedWebhookHeaders> {
+  async sign(input: {
+    payload: RawBody;
+    id?: string;
+    timestamp?: number | Date;
+  }): Promise<SignedWebhookHeaders> {
     const id = input.id ?? newMessageId();
     const timestamp = checkSignInput(id, input.timestamp ?? seconds(this.#now()));
     const keys = this.#keys ?? (await this.#importKeys());
@@ -179,7 +183,8 @@ export class Webhook {
       const expected = typeof signed === 'string' ? signed : await signed;
       let matched = false;
       // Every candidate is compared (no early exit) so timing says nothing about which entry matched.
-      for (const candidate of delivery.candidates) matched = constantTimeEqual(expected, candidate) || matched;
+      for (const candidate of delivery.candidates)
+        matched = constantTimeEqual(expected, candidate) || matched;
       if (matched) index = i;
     }
     const skew = delivery.seconds === undefined ? 0 : delivery.seconds - seconds(this.#now());

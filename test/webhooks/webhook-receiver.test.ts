@@ -1,9 +1,9 @@
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import {
   type KnownWebhookEvent,
+  type RecognisedWebhookEvent,
   type UnknownWebhookEvent,
   type WebhookErrorContext,
-  type WebhookEvent,
   type WebhookIdStore,
   WebhookReceiver,
   WebhookVerificationError,
@@ -30,13 +30,13 @@ describe('WebhookReceiver', () => {
     const receiver = new WebhookReceiver(webhook(), { now: () => NOW_MS })
       .on('spv_request.completed', (event) => {
         expectTypeOf(event).toEqualTypeOf<KnownWebhookEvent<'spv_request.completed'>>();
-        seen.push(`completed:${event.data.materialisedRefs.vehicleSlug}`);
+        seen.push(`completed:${event.data.materialisedRefs?.vehicleSlug}`);
       })
       .on('spv_request.created', async (event) => {
         seen.push(`created:${event.data.templateId}`);
       })
       .on('spv.closed', (event) => {
-        expectTypeOf(event).toEqualTypeOf<WebhookEvent>();
+        expectTypeOf(event).toEqualTypeOf<RecognisedWebhookEvent>();
         seen.push(`closed:${String(event.data['spvSlug'])}`);
       })
       .onAny((event) => {
@@ -138,16 +138,18 @@ describe('WebhookReceiver', () => {
     expect(errors[0]).toMatchObject({ reason: 'no_matching_signature' });
   });
 
-  it('logs developer mistakes, not forgeries, when no onError handler is set', async () => {
+  it('logs developer mistakes, not forgeries, when no onError handler is set (to console by default)', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       const receiver = new WebhookReceiver(webhook(), { now: () => NOW_MS });
       const { body, headers } = await delivery();
       await receiver.receive(`${body} `, headers);
       expect(log).not.toHaveBeenCalled();
-      await receiver.receive(JSON.parse(body), headers);
+      await expect(receiver.receive(JSON.parse(body), headers)).resolves.toMatchObject({ status: 400 });
       expect(log).toHaveBeenCalledOnce();
-      expect(String(log.mock.calls[0]![1])).toMatch(/body-parsing middleware/);
+      expect(String(log.mock.calls[0]![0])).toMatch(
+        /^\[partner-equity webhooks\] verify failed: .*body-parsing middleware/,
+      );
     } finally {
       log.mockRestore();
     }
@@ -172,10 +174,28 @@ describe('WebhookReceiver', () => {
     await receiver.receive(body, headers);
     expect(calls).toEqual(['claim msg_1 600', 'complete msg_1 600']);
 
+    const lines: string[] = [];
+    const heard: WebhookErrorContext[] = [];
+    const brokenHandler = vi.fn();
     const broken = new WebhookReceiver(webhook(), {
       idStore: { ...store, claim: () => Promise.reject(new Error('redis unreachable')) },
-    }).onError(() => {});
-    await expect(broken.receive(body, headers)).resolves.toMatchObject({ status: 500, outcome: 'failed' });
+      logger: { warn: (line) => lines.push(line), error: (line) => lines.push(line) },
+    })
+      .onAny(brokenHandler)
+      .onError((_error, context) => {
+        heard.push(context);
+      });
+    // The sender retries a 503: nothing handled, nothing lost.
+    await expect(broken.receive(body, headers)).resolves.toMatchObject({
+      status: 503,
+      body: 'Webhook id store unavailable',
+      outcome: 'unavailable',
+    });
+    expect(brokenHandler).not.toHaveBeenCalled();
+    expect(lines).toEqual([
+      '[partner-equity webhooks] Webhook id store unavailable (redis unreachable); answering 503 so the sender retries.',
+    ]);
+    expect(heard).toMatchObject([{ stage: 'store', event: { webhookId: 'msg_1' } }]);
 
     const handled = vi.fn();
     const noStore = new WebhookReceiver(webhook(), { idStore: false }).onAny(handled);
@@ -195,10 +215,11 @@ describe('WebhookReceiver', () => {
     const receiver = new WebhookReceiver(webhook());
     receiver.on('funding_receipt.uploaded', (event) => {
       expectTypeOf(event.data.partnerInvestorId).toEqualTypeOf<string | undefined>();
-      expectTypeOf(event.data.amount).toEqualTypeOf<string>();
+      expectTypeOf(event.data.amount).toEqualTypeOf<string | null | undefined>();
     });
     receiver.onAny((event) => {
-      if (!event.known) expectTypeOf(event).toEqualTypeOf<UnknownWebhookEvent>();
+      if (!event.known && event.recognised) expectTypeOf(event).toEqualTypeOf<UnknownWebhookEvent>();
+      if (!event.recognised) expectTypeOf(event.json).toEqualTypeOf<unknown>();
     });
   });
 });

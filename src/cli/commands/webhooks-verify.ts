@@ -76,7 +76,8 @@ function collectHeaders(values: OptionValues, scheme: WebhookScheme): Record<str
     const value = stringValue(values, option);
     if (value === undefined) continue;
     if (name === null) {
-      const where = option === 'timestamp' && scheme.timestampPrefix !== null ? ': it is inside --signature' : '';
+      const where =
+        option === 'timestamp' && scheme.timestampPrefix !== null ? ': it is inside --signature' : '';
       throw new UsageError(`the ${scheme.name} scheme has no ${option} header${where}`);
     }
     headers[name] = value;

@@ -34,7 +34,9 @@ export interface FakeWebhookSettings {
 function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
   if (value === undefined) return allowed[0]!;
   if (!(allowed as readonly unknown[]).includes(value)) {
-    throw new TypeError(`FakePartnerEquity: webhooks.${name} must be ${allowed.map((v) => `'${v}'`).join(' or ')}`);
+    throw new TypeError(
+      `FakePartnerEquity: webhooks.${name} must be ${allowed.map((v) => `'${v}'`).join(' or ')}`,
+    );
   }
   return value as T;
 }

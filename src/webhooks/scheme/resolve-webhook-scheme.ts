@@ -94,7 +94,8 @@ function check(s: Record<keyof WebhookScheme, unknown>, issues: string[]): void 
     }
   }
   const headers = [s.idHeader, s.timestampHeader, s.signatureHeader].filter((h) => typeof h === 'string');
-  if (new Set(headers).size !== headers.length) issues.push('idHeader, timestampHeader and signatureHeader must differ');
+  if (new Set(headers).size !== headers.length)
+    issues.push('idHeader, timestampHeader and signatureHeader must differ');
   for (const [field, values] of Object.entries(ENUMS)) {
     const value = s[field as keyof typeof ENUMS];
     if (value === undefined) issues.push(`${field} is required`);
@@ -136,7 +137,9 @@ function checkTimestamp(s: Record<keyof WebhookScheme, unknown>, issues: string[
   const places = (s.timestampHeader !== null ? 1 : 0) + (prefix !== null ? 1 : 0);
   const signsTimestamp = s.signedContent === 'timestamp.body' || s.signedContent === 'id.timestamp.body';
   if (signsTimestamp && places !== 1) {
-    issues.push(`signedContent '${String(s.signedContent)}' needs exactly one of timestampHeader, timestampPrefix`);
+    issues.push(
+      `signedContent '${String(s.signedContent)}' needs exactly one of timestampHeader, timestampPrefix`,
+    );
   }
   if (s.signedContent === 'body' && places !== 0) {
     issues.push("signedContent 'body' signs no timestamp: set timestampHeader and timestampPrefix to null");
