@@ -77,6 +77,6 @@ export async function webhookSecrets(values: OptionValues, io: CliIo): Promise<s
   const envFile = io.env[WEBHOOK_SECRET_FILE_ENV];
   if (envFile !== undefined && envFile !== '') return readSecretFile(envFile, io);
   throw new UsageError(
-    `no webhook secret: pass --secret-file, or set ${WEBHOOK_SECRET_ENV} or ${WEBHOOK_SECRET_FILE_ENV}`,
+    `no webhook secret: set ${WEBHOOK_SECRET_ENV} or ${WEBHOOK_SECRET_FILE_ENV}, or pass --secret-file`,
   );
 }

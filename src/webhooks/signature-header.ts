@@ -64,7 +64,9 @@ export function parseSignatureHeader(scheme: WebhookScheme, header: string): Par
     const found =
       entries === 0
         ? 'it is empty'
-        : `none of its ${entries} entr${entries === 1 ? 'y is' : 'ies is'} of that form`;
+        : entries === 1
+          ? 'its one entry is not of that form'
+          : `none of its ${entries} entries is of that form`;
     throw malformed(
       `Header ${name} has no well-formed signature: expected ${describeEntry(scheme)}; ${found}.`,
     );

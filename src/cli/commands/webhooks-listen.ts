@@ -36,13 +36,12 @@ export const webhooksListen: Command = {
     },
   },
   async run(values, io) {
-    const scheme = await webhookScheme(values, io);
-    const secrets = await webhookSecrets(values, io);
     const toleranceSeconds = integerValue(values, 'tolerance', { min: 0, max: 2 ** 31, fallback: 300 });
-    const webhook = new Webhook({ secrets, scheme, toleranceSeconds });
     const port = integerValue(values, 'port', { min: 0, max: 65_535, fallback: DEFAULT_PORT });
     const host = stringValue(values, 'host') ?? '127.0.0.1';
     const path = stringValue(values, 'path');
+    const scheme = await webhookScheme(values, io);
+    const webhook = new Webhook({ secrets: await webhookSecrets(values, io), scheme, toleranceSeconds });
     const line = (text: string) => io.stderr.write(`${new Date().toISOString()}  ${text.split('\n')[0]}\n`);
     const receiver = new WebhookReceiver(webhook, { idStore: false, logger: { warn: line, error: line } })
       .onAny((event) => {

@@ -30,13 +30,13 @@ export const webhooksSign: Command = {
     json: { type: 'boolean', description: 'Print the headers as a JSON object' },
   },
   async run(values, io) {
-    const scheme = await webhookScheme(values, io);
-    const [secret] = await webhookSecrets(values, io);
     const timestamp = integerValue(values, 'timestamp', {
       min: 1,
       max: 9_999_999_999,
       fallback: Math.floor(Date.now() / 1000),
     });
+    const scheme = await webhookScheme(values, io);
+    const [secret] = await webhookSecrets(values, io);
     const payload = await readBodyInput(values, io);
     const headers = await signWebhook({
       secret: secret!,

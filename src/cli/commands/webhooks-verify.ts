@@ -40,10 +40,10 @@ export const webhooksVerify: Command = {
     },
   },
   async run(values, io) {
-    const scheme = await webhookScheme(values, io);
-    const secrets = await webhookSecrets(values, io);
     const toleranceSeconds = integerValue(values, 'tolerance', { min: 0, max: 2 ** 31, fallback: 300 });
+    const scheme = await webhookScheme(values, io);
     const headers = collectHeaders(values, scheme);
+    const secrets = await webhookSecrets(values, io);
     const body = await readBodyInput(values, io);
     const webhook = new Webhook({ secrets, toleranceSeconds, scheme });
     try {
