@@ -17,7 +17,7 @@ export type WebhookSchemePreset = 'standard-webhooks' | 'stripe' | 'github' | 's
 
 /**
  * A complete HMAC-SHA256 signing scheme: every field set. The presets in {@link WEBHOOK_SCHEMES} are of this
- * type; {@link webhookScheme} builds one from a preset name or a {@link WebhookSchemeDescription}.
+ * type; {@link resolveWebhookScheme} builds one from a preset name or a {@link WebhookSchemeDescription}.
  */
 export interface WebhookScheme {
   /** Shown in messages, e.g. `standard-webhooks` or `custom`. */
