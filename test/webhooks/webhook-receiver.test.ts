@@ -6,6 +6,7 @@ import {
   type WebhookErrorContext,
   type WebhookIdStore,
   WebhookReceiver,
+  type WebhookReceiverOptions,
   WebhookVerificationError,
 } from '../../src/webhooks/index.js';
 import { Webhook } from '../../src/webhooks/index.node.js';
@@ -202,6 +203,47 @@ describe('WebhookReceiver', () => {
     await noStore.receive(body, headers);
     await noStore.receive(body, headers);
     expect(handled).toHaveBeenCalledTimes(2);
+  });
+
+  it('takes options read from optional config, explicit undefined included (exactOptionalPropertyTypes)', async () => {
+    const config: { store?: WebhookIdStore; ttl?: number } = {};
+    const options: WebhookReceiverOptions = {
+      idStore: config.store,
+      idTtlSeconds: config.ttl,
+      logger: undefined,
+    };
+    const receiver = new WebhookReceiver(
+      new Webhook({ secret: SECRET, scheme: undefined, toleranceSeconds: undefined, now: () => NOW_MS }),
+      { ...options, now: () => NOW_MS },
+    );
+    const { body, headers } = await delivery();
+    await expect(receiver.receive(body, headers)).resolves.toMatchObject({ outcome: 'handled' });
+    await expect(receiver.receive(body, headers)).resolves.toMatchObject({ outcome: 'duplicate' }); // default store
+  });
+
+  it('acknowledges handled work when only the store write after it fails, logging that the store is down', async () => {
+    const lines: string[] = [];
+    const logger = { warn: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
+    const failing = (what: 'complete' | 'release'): WebhookIdStore => ({
+      claim: () => 'new',
+      complete: () => (what === 'complete' ? Promise.reject(new Error('redis timeout')) : undefined),
+      release: () => Promise.reject(new Error('redis timeout')),
+    });
+    const { body, headers } = await delivery();
+    const afterSuccess = new WebhookReceiver(webhook(), { idStore: failing('complete'), logger });
+    await expect(afterSuccess.receive(body, headers)).resolves.toMatchObject({
+      status: 204,
+      outcome: 'handled',
+    });
+    const afterFailure = new WebhookReceiver(webhook(), { idStore: failing('release'), logger }).onAny(() => {
+      throw new Error('handler down');
+    });
+    await expect(afterFailure.receive(body, headers)).resolves.toMatchObject({ status: 500 });
+    expect(lines).toEqual([
+      '[partner-equity webhooks] Webhook id store unavailable (redis timeout); acknowledged anyway: the handlers succeeded.',
+      '[partner-equity webhooks] Webhook id store unavailable (redis timeout); the id stays claimed until its lease ends.',
+      '[partner-equity webhooks] handler failed: handler down',
+    ]);
   });
 
   it('refuses an id TTL shorter than the timestamp tolerance', () => {
