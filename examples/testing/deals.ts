@@ -25,6 +25,10 @@ export function submitDeal(client: PartnerEquity, deal: Deal) {
 /** Webhook handling: remembers each approved request's SPV (`spvsByRequest` stands in for a database). */
 export function dealWebhooks(secret: string, spvsByRequest: Map<string, string>): WebhookReceiver {
   return new WebhookReceiver(new Webhook({ secret })).on('spv_request.completed', (event) => {
-    spvsByRequest.set(event.data.spvRequestSlug, event.data.materialisedRefs.vehicleSlug);
+    // The spec promises no payload field: with a service that sends less, look the request up instead
+    // (client.spvRequests.get(slug)). The fake sends the whole request.
+    const { spvRequestSlug, materialisedRefs } = event.data;
+    if (spvRequestSlug && materialisedRefs?.vehicleSlug)
+      spvsByRequest.set(spvRequestSlug, materialisedRefs.vehicleSlug);
   });
 }

@@ -13,7 +13,7 @@ export function createReceiver(secret: string, log: (line: string) => void = con
       .on('spv_request.completed', (event) => {
         // Approved: the SPV exists and takes subscriptions under this slug.
         log(
-          `spv_request.completed: ${event.data.spvRequestSlug} → SPV ${event.data.materialisedRefs.vehicleSlug}`,
+          `spv_request.completed: ${event.data.spvRequestSlug} → SPV ${event.data.materialisedRefs?.vehicleSlug ?? '(not in the event)'}`,
         );
       })
       .on('funding_receipt.uploaded', (event) => {
@@ -21,9 +21,10 @@ export function createReceiver(secret: string, log: (line: string) => void = con
           `funding_receipt.uploaded: ${event.data.amount} ${event.data.currency} for ${event.data.subscriptionSlug}`,
         );
       })
-      // Types added to the API after this SDK version still arrive, as unknown events: keep them.
+      // Types added to the API after this SDK version, and bodies in another shape, still arrive: keep them.
       .onAny((event) => {
-        if (!event.known) log(`unknown event type ${event.type} (webhook-id ${event.webhookId})`);
+        if (!event.recognised) log(`unrecognised body: ${event.problem} (webhook-id ${event.webhookId})`);
+        else if (!event.known) log(`unknown event type ${event.type} (webhook-id ${event.webhookId})`);
       })
       // Refusals answer 400 without saying why; the reason is for your logs only.
       .onError((error, { stage }) => {

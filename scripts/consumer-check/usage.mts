@@ -38,7 +38,7 @@ export async function receive(body: string, headers: Record<string, string>): Pr
     body,
     headers,
   );
-  return event.type;
+  return event.type ?? event.problem;
 }
 
 export async function withFake(): Promise<string> {

@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import { Timestamp } from './primitives.js';
-import { SpvRequest } from './spv-requests.js';
-import { FundingReceiptUploadResult, SignedFormUploadResult } from './uploads.js';
+import { openEnum } from './open-enum.js';
+
+// The spec's Events section: five named event types, payloads "not shown" but for the optional
+// `partnerInvestorId` of the two upload events. So these schemas require nothing else: every guessed field
+// is optional and nullable, every object loose (unknown fields kept). They stand on their own, apart from
+// the API's response schemas, so tightening or relaxing those never changes what an event may carry.
+// The dependency-free twin for the webhooks entry is src/webhooks/events.ts (test/webhooks/schema-agreement).
 
 /** The five event types the spec names (it mentions nine; the other four are not shown). */
 export const WEBHOOK_EVENT_TYPES = [
@@ -13,39 +17,98 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-// Spec rule 1: present when the subscription's investor was created with a partner investor id.
-const partnerIds = {
+/** A field the spec does not show: absent, `null` or the guessed type. */
+const guess = <T extends z.ZodType>(schema: T) => schema.nullish();
+const text = () => guess(z.string());
+
+const SpvRequestEventStatus = openEnum(['pending-review', 'approved', 'rejected', 'cancelled']);
+const SubscriptionEventStatus = openEnum([
+  'awaiting-signed-form',
+  'awaiting-funding',
+  'funding-received',
+  'completed',
+  'cancelled',
+]);
+
+/** `data` of both `spv_request.*` events: guessed to be the SPV request resource. */
+export const SpvRequestEventData = z.looseObject({
+  spvRequestSlug: text(),
+  status: guess(SpvRequestEventStatus),
+  templateId: text(),
+  templateVersion: text(),
+  tenantSlug: text(),
+  clientId: text(),
+  attributes: guess(z.record(z.string(), z.unknown())),
+  createdAt: text(),
+  updatedAt: text(),
+  rejectionReason: text(),
+  cancelledAt: text(),
+  approvedAt: text(),
+  materialisedRefs: guess(
+    z.looseObject({ opportunitySlug: text(), vehicleSlug: text(), spSlug: text(), spcSlug: text() }),
+  ),
+  feesAndCarry: guess(
+    z.looseObject({
+      shareClasses: guess(
+        z.array(
+          z.looseObject({
+            name: text(),
+            slug: text(),
+            managementFeePercent: text(),
+            carryPercent: text(),
+            setupFee: guess(z.record(z.string(), z.unknown())),
+          }),
+        ),
+      ),
+    }),
+  ),
+});
+export type SpvRequestEventData = z.infer<typeof SpvRequestEventData>;
+
+// Spec rule 1: present when the subscription carried a partner investor id, omitted otherwise.
+const uploadFields = {
   partnerInvestorId: z.string().optional(),
-  partnerSubscriptionId: z.string().optional(),
+  subscriptionSlug: text(),
+  spvSlug: text(),
+  personId: text(),
+  uploadedAt: text(),
+  partnerSubscriptionId: text(),
 };
 
-/** `data` of `signed_subscription_form.uploaded`: the upload result plus the partner's ids when known. */
-export const SignedFormUploadedData = SignedFormUploadResult.extend(partnerIds);
+/** `data` of `signed_subscription_form.uploaded`: guessed to be the upload result plus the partner's ids. */
+export const SignedFormUploadedData = z.looseObject({ ...uploadFields, subscriptionFormUrl: text() });
 export type SignedFormUploadedData = z.infer<typeof SignedFormUploadedData>;
 
-/** `data` of `funding_receipt.uploaded`: the upload result plus the partner's ids when known. */
-export const FundingReceiptUploadedData = FundingReceiptUploadResult.extend(partnerIds);
+/** `data` of `funding_receipt.uploaded`: guessed to be the upload result plus the partner's ids. */
+export const FundingReceiptUploadedData = z.looseObject({
+  ...uploadFields,
+  fundingReceiptUrl: text(),
+  amount: text(),
+  currency: text(),
+  wireReference: text(),
+});
 export type FundingReceiptUploadedData = z.infer<typeof FundingReceiptUploadedData>;
 
 /** `data` of `subscription.completed`. */
 export const SubscriptionCompletedData = z.looseObject({
-  subscriptionSlug: z.string(),
-  spvSlug: z.string(),
-  personId: z.string(),
-  status: z.string(),
-  completedAt: Timestamp,
-  ...partnerIds,
+  subscriptionSlug: text(),
+  spvSlug: text(),
+  personId: text(),
+  status: guess(SubscriptionEventStatus),
+  completedAt: text(),
+  partnerInvestorId: text(),
+  partnerSubscriptionId: text(),
 });
 export type SubscriptionCompletedData = z.infer<typeof SubscriptionCompletedData>;
 
 function envelope<const T extends WebhookEventType, D extends z.ZodType>(type: T, data: D) {
-  return z.looseObject({ type: z.literal(type), timestamp: Timestamp, data });
+  return z.looseObject({ type: z.literal(type), timestamp: text(), data });
 }
 
-/** `spv_request.created` — `data` is the SPV request as `GET /v1/spv-requests/{slug}` returns it. */
-export const SpvRequestCreatedEvent = envelope('spv_request.created', SpvRequest);
-/** `spv_request.completed` — `data` is the approved SPV request with `materialisedRefs` and `feesAndCarry`. */
-export const SpvRequestCompletedEvent = envelope('spv_request.completed', SpvRequest);
+/** `spv_request.created`. */
+export const SpvRequestCreatedEvent = envelope('spv_request.created', SpvRequestEventData);
+/** `spv_request.completed`. */
+export const SpvRequestCompletedEvent = envelope('spv_request.completed', SpvRequestEventData);
 /** `signed_subscription_form.uploaded`. */
 export const SignedSubscriptionFormUploadedEvent = envelope(
   'signed_subscription_form.uploaded',
@@ -57,8 +120,8 @@ export const FundingReceiptUploadedEvent = envelope('funding_receipt.uploaded', 
 export const SubscriptionCompletedEvent = envelope('subscription.completed', SubscriptionCompletedData);
 
 /**
- * A webhook body: `{ type, timestamp, data }` (DESIGN.md's envelope), signed the Standard Webhooks way.
- * One member per known event type, told apart by `type`.
+ * A webhook body in the `{ type, timestamp, data }` envelope (DESIGN.md's guess), one member per known
+ * event type, told apart by `type`. Only `type` and an object `data` are required.
  */
 export const KnownWebhookEvent = z.discriminatedUnion('type', [
   SpvRequestCreatedEvent,

@@ -1,5 +1,6 @@
 import type { ManualClock } from './manual-clock.js';
 import type { FakeSettings } from './services.js';
+import type { FakeWebhookOptions } from './webhooks/fake-webhook-options.js';
 import { MAX_INVESTOR_ROWS } from './wire/investors.js';
 import { MAX_SUBSCRIPTION_ROWS } from './wire/subscriptions.js';
 import { MAX_UPLOAD_BYTES } from './wire/uploads.js';
@@ -38,6 +39,11 @@ export interface FakePartnerEquityOptions {
   webhookTimeoutMs?: number;
   /** Reconciler sweep interval on the fake clock. @default 60000 */
   reconcilerIntervalMs?: number;
+  /**
+   * Signing scheme, retry signing and payload shape of the webhooks sent.
+   * @default { scheme: 'standard-webhooks', retrySigning: 'fresh', payloads: 'full' }
+   */
+  webhooks?: FakeWebhookOptions | undefined;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {

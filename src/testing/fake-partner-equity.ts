@@ -19,6 +19,8 @@ import type { FakeServices, FakeSettings } from './services.js';
 import { FakeState } from './state/fake-state.js';
 import { iso } from './state/resources.js';
 import { emitSubscriptionCompleted } from './state/subscription-events.js';
+import { eventPayload } from './webhooks/event-payload.js';
+import { type FakeWebhookSettings, resolveFakeWebhookOptions } from './webhooks/fake-webhook-options.js';
 import { startReconciler } from './webhooks/reconciler.js';
 import { WebhookSender } from './webhooks/webhook-sender.js';
 import type { EmittedEvent } from './webhooks/webhook-types.js';
@@ -78,6 +80,7 @@ export class FakePartnerEquity {
   readonly #settings: FakeSettings;
   readonly #services: FakeServices;
   readonly #sender: WebhookSender;
+  readonly #webhookSettings: FakeWebhookSettings;
   readonly #origins = new Set<string>();
   readonly #requests: RecordedRequest[] = [];
   readonly #tokenRequests: TokenRequestRecord[] = [];
@@ -94,7 +97,8 @@ export class FakePartnerEquity {
     this.clockOffsetMs = options.clockOffsetMs ?? 0;
     this.#origins.add(this.#settings.baseUrl);
     const now = () => this.clock.now() + this.clockOffsetMs;
-    this.#sender = new WebhookSender(this.clock, now, this.#settings.webhookTimeoutMs);
+    this.#webhookSettings = resolveFakeWebhookOptions(options.webhooks);
+    this.#sender = new WebhookSender(this.clock, now, this.#settings.webhookTimeoutMs, this.#webhookSettings);
     const state = new FakeState();
     this.#services = {
       settings: this.#settings,
@@ -199,8 +203,9 @@ export class FakePartnerEquity {
     await this.#server?.close();
   }
 
-  #emit(type: WebhookEventType, clientId: string, data: object): void {
+  #emit(type: WebhookEventType, clientId: string, resource: object): void {
     const timestamp = iso(this.#services.now());
+    const data = eventPayload(type, resource, this.#webhookSettings.payloads);
     const event: EmittedEvent = {
       id: randomId('msg'),
       type,

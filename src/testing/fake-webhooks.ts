@@ -16,8 +16,10 @@ export class FakeWebhooks {
   }
 
   /**
-   * Sends every later event (only `clientId`'s, when given) to `url`, signed with `secret` (generated as
-   * `whsec_<base64 of 24 random bytes>` when omitted). Returns the endpoint, secret included.
+   * Sends every later event (only `clientId`'s, when given) to `url`, signed in the fake's webhook scheme
+   * with `secret` (generated when omitted: `whsec_<base64 of 24 random bytes>` for the default scheme, 32
+   * random base64url characters for raw-string schemes). Returns the endpoint, secret included. A secret
+   * the scheme cannot use (too short, wrong encoding) is refused here.
    * @example
    * ```ts
    * const { secret } = fake.webhooks.register({ url: `${receiverUrl}/hooks` });

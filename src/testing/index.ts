@@ -26,6 +26,7 @@ export type {
   UploadRecord,
 } from './state/records.js';
 export { FakeAdminError } from './state/spv-request-lifecycle.js';
+export type { FakeWebhookOptions } from './webhooks/fake-webhook-options.js';
 export { WEBHOOK_RETRY_DELAYS_MS } from './webhooks/webhook-sender.js';
 export type {
   DeliveryAttempt,

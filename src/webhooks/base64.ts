@@ -21,3 +21,10 @@ export function decodeBase64(text: string): Uint8Array<ArrayBuffer> | undefined 
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
 }
+
+/** Lower-case hex of `bytes`. */
+export function encodeHex(bytes: Uint8Array): string {
+  let hex = '';
+  for (let i = 0; i < bytes.length; i++) hex += bytes[i]!.toString(16).padStart(2, '0');
+  return hex;
+}

@@ -2,10 +2,11 @@
 // default build, with HMAC through `node:crypto` (synchronous, several times cheaper per call than
 // `crypto.subtle` on Node). Only the primitive differs; every rule lives in the shared modules.
 import { nodeCryptoEngine } from './node-crypto-engine.js';
-import { useHmacEngine, Webhook as WebCryptoWebhook } from './webhook.js';
+import { Webhook as WebCryptoWebhook } from './webhook.js';
+import { useHmacEngine } from './webhook-engines.js';
 
 /**
- * Verifies Standard Webhooks deliveries (see the default build's `Webhook` for the full contract), using
+ * Verifies webhook deliveries (see the default build's `Webhook` for the full contract), using
  * `node:crypto` for HMAC-SHA256.
  *
  * @example

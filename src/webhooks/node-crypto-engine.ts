@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import type { HmacEngine } from './hmac-engine.js';
 
 /**
@@ -8,14 +8,15 @@ import type { HmacEngine } from './hmac-engine.js';
  */
 export const nodeCryptoEngine: HmacEngine<KeyObject> = {
   importKey: (raw) => createSecretKey(raw),
-  sign: (key, prefix, body) => {
+  sign: (key, prefix, body, encoding) => {
     const hmac = createHmac('sha256', key);
     if (typeof body === 'string') {
       hmac.update(prefix + body, 'utf8');
     } else {
-      hmac.update(prefix, 'utf8');
+      if (prefix !== '') hmac.update(prefix, 'utf8');
       hmac.update(body);
     }
-    return hmac.digest('base64');
+    return hmac.digest(encoding);
   },
+  digest: (body) => createHash('sha256').update(body).digest('hex'),
 };

@@ -27,8 +27,8 @@ function lookup(headers: WebhookRequestHeaders, name: string): string | readonly
 }
 
 /**
- * The value of header `name` (lower-case). Repeated values must agree, except for `webhook-signature`, whose
- * entries are space-separated anyway and so are joined.
+ * The value of header `name` (lower-case). Repeated values must agree, except with `joinRepeats` (the
+ * signature header, whose entries are a list anyway): those are joined with a space.
  */
 export function readHeader(headers: WebhookRequestHeaders, name: string, joinRepeats = false): string {
   const raw = lookup(headers, name);

@@ -1,9 +1,10 @@
-// Pieces of the Standard Webhooks scheme shared by signing and verifying, so both sides agree byte for byte.
+// Pieces of every scheme shared by signing and verifying, so both sides agree byte for byte.
+import type { WebhookSignedContent } from './scheme/webhook-scheme.js';
 
 /** Raw body types accepted everywhere: the exact bytes that went over the wire. */
 export type RawBody = string | Uint8Array | ArrayBuffer;
 
-/** `webhook-id` values the SDK signs and accepts: 1–256 visible ASCII characters, no spaces. */
+/** Message ids the SDK signs and accepts: 1–256 visible ASCII characters, no spaces. */
 export const WEBHOOK_ID = /^[\x21-\x7e]{1,256}$/;
 
 /** Integer seconds, no sign, no leading zero, at most 10 digits (so milliseconds are refused, not misread). */
@@ -19,4 +20,10 @@ export function asRawBody(body: unknown): string | Uint8Array | undefined {
     return new Uint8Array(body as ArrayBuffer);
   }
   return undefined;
+}
+
+/** What the HMAC covers before the body: `${id}.${timestamp}.`, `${timestamp}.` or nothing. */
+export function signedPrefix(content: WebhookSignedContent, id: string, timestamp: string): string {
+  if (content === 'id.timestamp.body') return `${id}.${timestamp}.`;
+  return content === 'timestamp.body' ? `${timestamp}.` : '';
 }

@@ -1,4 +1,4 @@
-import { encodeBase64 } from './base64.js';
+import { encodeBase64, encodeHex } from './base64.js';
 import type { HmacEngine } from './hmac-engine.js';
 
 const encoder = new TextEncoder();
@@ -15,6 +15,9 @@ function concat(prefix: string, body: string | Uint8Array): Uint8Array<ArrayBuff
 /** HMAC-SHA256 through Web Crypto (`crypto.subtle`): Workers, Deno, Bun, edge runtimes, browsers and Node. */
 export const webCryptoEngine: HmacEngine<CryptoKey> = {
   importKey: (raw) => crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']),
-  sign: async (key, prefix, body) =>
-    encodeBase64(new Uint8Array(await crypto.subtle.sign('HMAC', key, concat(prefix, body)))),
+  sign: async (key, prefix, body, encoding) => {
+    const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, concat(prefix, body)));
+    return encoding === 'hex' ? encodeHex(mac) : encodeBase64(mac);
+  },
+  digest: async (body) => encodeHex(new Uint8Array(await crypto.subtle.digest('SHA-256', concat('', body)))),
 };

@@ -1,25 +1,30 @@
-import type { KnownWebhookEvent, KnownWebhookEventType, WebhookEvent } from './events.js';
+import type { KnownWebhookEvent, RecognisedWebhookEvent, WebhookEvent } from './event-union.js';
+import type { KnownWebhookEventType } from './events.js';
 import type { WebhookRequestHeaders } from './read-header.js';
 import type { RawBody } from './signed-content.js';
+import { unexpectedShape } from './unexpected-shape.js';
 import type { Webhook } from './webhook.js';
 import { MemoryWebhookIdStore, type WebhookIdStore } from './webhook-id-store.js';
+import { ReceiverLog, type WebhookLogger } from './webhook-logger.js';
 import { WebhookVerificationError } from './webhook-verification-error.js';
 
 /** Options of {@link WebhookReceiver}. */
 export interface WebhookReceiverOptions {
   /**
-   * Where handled `webhook-id`s are remembered; `false` turns de-duplication off.
+   * Where handled message ids are remembered; `false` turns de-duplication off.
    * @default new MemoryWebhookIdStore({ now })
    */
-  idStore?: WebhookIdStore | false;
+  idStore?: WebhookIdStore | false | undefined;
   /**
    * How long a handled id is remembered, in seconds; at least the webhook's tolerance. The default outlasts
    * the service's whole retry schedule (30 s, 5 min, 30 min, 2 h, 12 h).
    * @default 86_400
    */
-  idTtlSeconds?: number;
+  idTtlSeconds?: number | undefined;
   /** Clock of the default store, in epoch milliseconds. @default Date.now */
-  now?: () => number | Date;
+  now?: (() => number | Date) | undefined;
+  /** Where operator lines go (see {@link WebhookLogger}). @default console */
+  logger?: WebhookLogger | undefined;
 }
 
 /** Where an error reported to `onError` came from. */
@@ -31,12 +36,13 @@ export interface WebhookErrorContext {
 
 /**
  * How a delivery was answered: `status` and plain-text `body` are what the adapters send. Refusals say
- * nothing specific (`400 Invalid webhook`): details go to `onError`, never to the caller.
+ * nothing specific (`400 Invalid webhook`) — details go to `onError` — except an authentic delivery refused
+ * for its timestamp, whose answer tells the sender's operator what to configure.
  */
 export interface WebhookReceipt {
-  status: 204 | 400 | 409 | 500;
+  status: 204 | 400 | 409 | 500 | 503;
   body: string;
-  outcome: 'handled' | 'duplicate' | 'in_progress' | 'rejected' | 'failed';
+  outcome: 'handled' | 'duplicate' | 'in_progress' | 'rejected' | 'failed' | 'unavailable';
   event?: WebhookEvent;
 }
 
@@ -52,20 +58,24 @@ function isDeveloperMistake(error: unknown, stage: WebhookErrorContext['stage'])
   return !(error instanceof WebhookVerificationError) || error.reason === 'body_not_raw';
 }
 
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /**
- * Verifies deliveries and dispatches them to typed handlers, once per `webhook-id`. Answers: `204` handled
- * (or a duplicate of a handled one), `400` refused, `409` the same id is being handled right now (the sender
- * retries later), `500` a handler or the id store failed (the sender retries). Events with no handler are
- * acknowledged. Handlers run in registration order, `on` handlers before `onAny` ones.
+ * Verifies deliveries and dispatches them to typed handlers, once per message id. Every verified delivery
+ * is acknowledged once its handlers succeed, whatever its body: known events go to `on(type)` then `onAny`
+ * handlers, unknown types and bodies outside the envelope to `onAny` (and a line is logged once per kind).
  *
- * Without an `onError` handler, only developer mistakes (body parsed before verification, handler and store
- * failures) are written to `console.error`; forged or stale requests are not logged.
+ * Answers: `204` handled, a duplicate of a handled id, or no handler; `400` a bad signature or timestamp
+ * (or a body parsed before verification); `409` the same id is being handled right now; `500` a handler
+ * failed; `503` the id store is unavailable — the sender retries all three.
  *
  * @example
  * ```ts
  * const receiver = new WebhookReceiver(new Webhook({ secret }))
- *   .on('spv_request.completed', async (event) => { await markSpvReady(event.data.spvSlug); })
- *   .onAny((event) => { if (!event.known) console.info('new event type', event.type); })
+ *   .on('spv_request.completed', async (event) => { await markSpvReady(event.data.spvRequestSlug); })
+ *   .onAny((event) => { if (!event.known) console.info('not typed by this SDK', event.type ?? event.problem); })
  *   .onError((error, { stage }) => logger.warn('webhook refused', { stage, error }));
  * ```
  */
@@ -73,6 +83,7 @@ export class WebhookReceiver {
   readonly #webhook: Pick<Webhook, 'verify' | 'toleranceSeconds'>;
   readonly #store: WebhookIdStore | undefined;
   readonly #ttl: number;
+  readonly #log: ReceiverLog;
   readonly #handlers = new Map<string, WebhookHandler<never>[]>();
   readonly #anyHandlers: WebhookHandler<WebhookEvent>[] = [];
   readonly #errorHandlers: WebhookErrorHandler[] = [];
@@ -90,12 +101,13 @@ export class WebhookReceiver {
       options.idStore === false
         ? undefined
         : (options.idStore ?? new MemoryWebhookIdStore(options.now ? { now: options.now } : {}));
+    this.#log = new ReceiverLog(options.logger ?? console);
   }
 
   /** Runs `handler` for every verified event of `type`. */
   on<T extends KnownWebhookEventType>(type: T, handler: WebhookHandler<KnownWebhookEvent<T>>): this;
-  /** Runs `handler` for a type this SDK version does not know yet. */
-  on(type: string, handler: WebhookHandler<WebhookEvent>): this;
+  /** Runs `handler` for events of a type this SDK version does not know yet. */
+  on(type: string, handler: WebhookHandler<RecognisedWebhookEvent>): this;
   on(type: string, handler: WebhookHandler<never>): this {
     const list = this.#handlers.get(type) ?? [];
     list.push(handler);
@@ -103,7 +115,7 @@ export class WebhookReceiver {
     return this;
   }
 
-  /** Runs `handler` for every verified event, known or not, after the type's own handlers. */
+  /** Runs `handler` for every verified delivery — known, unknown or unrecognised — after the type's own handlers. */
   onAny(handler: WebhookHandler<WebhookEvent>): this {
     this.#anyHandlers.push(handler);
     return this;
@@ -122,10 +134,22 @@ export class WebhookReceiver {
       event = await this.#webhook.verify(rawBody, headers);
     } catch (error) {
       await this.#report(error, { stage: 'verify' });
-      return error instanceof WebhookVerificationError
-        ? { status: 400, body: 'Invalid webhook', outcome: 'rejected' }
-        : { status: 500, body: 'Webhook verification failed', outcome: 'failed' };
+      if (!(error instanceof WebhookVerificationError)) {
+        return { status: 500, body: 'Webhook verification failed', outcome: 'failed' };
+      }
+      if (error.signatureMatched) {
+        // Authentic but outside the tolerance: the one refusal whose reason helps the sender's operator.
+        this.#log.warn(`Refused an authentic webhook (${error.reason}): ${error.message}`, {
+          reason: error.reason,
+          skewSeconds: error.skewSeconds,
+          toleranceSeconds: error.toleranceSeconds,
+        });
+        return { status: 400, body: error.message, outcome: 'rejected' };
+      }
+      return { status: 400, body: 'Invalid webhook', outcome: 'rejected' };
     }
+    const shape = unexpectedShape(event);
+    if (shape) this.#log.warnOnce(shape.key, shape.message, { webhookId: event.webhookId });
     const id = event.webhookId;
     if (this.#store) {
       try {
@@ -135,19 +159,21 @@ export class WebhookReceiver {
           return { status: 409, body: 'Webhook already being processed', outcome: 'in_progress', event };
         }
       } catch (error) {
-        await this.#report(error, { stage: 'store', event });
-        return { status: 500, body: 'Webhook store failed', outcome: 'failed', event };
+        await this.#storeFailed(error, event, 'answering 503 so the sender retries');
+        return { status: 503, body: 'Webhook id store unavailable', outcome: 'unavailable', event };
       }
     }
     try {
-      for (const handler of this.#handlers.get(event.type) ?? [])
-        await (handler as WebhookHandler<WebhookEvent>)(event);
+      if (event.recognised) {
+        for (const handler of this.#handlers.get(event.type) ?? [])
+          await (handler as WebhookHandler<WebhookEvent>)(event);
+      }
       for (const handler of this.#anyHandlers) await handler(event);
     } catch (error) {
       try {
         await this.#store?.release(id);
       } catch (releaseError) {
-        await this.#report(releaseError, { stage: 'store', event });
+        await this.#storeFailed(releaseError, event, 'the id stays claimed until its lease ends');
       }
       await this.#report(error, { stage: 'handler', event });
       return { status: 500, body: 'Webhook handler failed', outcome: 'failed', event };
@@ -156,15 +182,27 @@ export class WebhookReceiver {
       await this.#store?.complete(id, this.#ttl);
     } catch (error) {
       // The handlers ran; acknowledging avoids a redelivery the store could not have stopped anyway.
-      await this.#report(error, { stage: 'store', event });
+      await this.#storeFailed(error, event, 'acknowledged anyway: the handlers succeeded');
     }
     return { status: 204, body: '', outcome: 'handled', event };
   }
 
-  async #report(error: unknown, context: WebhookErrorContext): Promise<void> {
+  async #storeFailed(error: unknown, event: WebhookEvent, consequence: string): Promise<void> {
+    this.#log.error(`Webhook id store unavailable (${messageOf(error)}); ${consequence}.`, {
+      webhookId: event.webhookId,
+    });
+    await this.#report(error, { stage: 'store', event }, false);
+  }
+
+  async #report(error: unknown, context: WebhookErrorContext, logWithoutHandlers = true): Promise<void> {
     if (this.#errorHandlers.length === 0) {
-      if (isDeveloperMistake(error, context.stage))
-        console.error(`[partner-equity webhooks] ${context.stage}:`, error);
+      if (logWithoutHandlers && isDeveloperMistake(error, context.stage)) {
+        this.#log.error(`${context.stage} failed: ${messageOf(error)}`, {
+          stage: context.stage,
+          webhookId: context.event?.webhookId,
+          error,
+        });
+      }
       return;
     }
     for (const handler of this.#errorHandlers) {

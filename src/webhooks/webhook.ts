@@ -1,58 +1,43 @@
 import { constantTimeEqual } from './constant-time-equal.js';
-import type { WebhookEvent } from './events.js';
+import type { WebhookEvent } from './event-union.js';
 import type { HmacEngine } from './hmac-engine.js';
-import { parseEvent } from './parse-event.js';
-import { readHeader, type WebhookRequestHeaders } from './read-header.js';
+import { interpret } from './parse-event.js';
+import { readDeliveryHeaders } from './read-delivery-headers.js';
+import type { WebhookRequestHeaders } from './read-header.js';
+import { staleAdvice } from './retry-window.js';
+import { resolveWebhookScheme } from './scheme/resolve-webhook-scheme.js';
+import type { WebhookScheme, WebhookSchemeInput } from './scheme/webhook-scheme.js';
 import { decodeSecret } from './secret.js';
-import { signWebhook, type WebhookSignatureHeaders } from './sign.js';
-import { asRawBody, type RawBody, WEBHOOK_ID, WEBHOOK_TIMESTAMP } from './signed-content.js';
-import { webCryptoEngine } from './web-crypto-engine.js';
+import { checkSignInput, newMessageId, type SignedWebhookHeaders, signedHeaders } from './sign.js';
+import { asRawBody, type RawBody, signedPrefix } from './signed-content.js';
+import { VerifiedWebhook } from './verified-webhook.js';
+import { engineFor, secretList } from './webhook-engines.js';
 import { WebhookVerificationError } from './webhook-verification-error.js';
 
 /** Options of {@link Webhook}. Give `secret` (one or several) or `secrets`. */
 export interface WebhookOptions {
-  /** `whsec_<base64>` signing secret, or several during a rotation (newest first is customary). */
-  secret?: string | readonly string[];
+  /** The signing secret in the scheme's encoding (`whsec_<base64>` by default), or several during a rotation. */
+  secret?: string | readonly string[] | undefined;
   /** Same as `secret` given as a list: every secret is tried, and the event reports which one matched. */
-  secrets?: readonly string[];
+  secrets?: readonly string[] | undefined;
   /**
-   * How far `webhook-timestamp` may be from now, in seconds, in either direction.
+   * How deliveries are signed: a preset name, `{ preset, ...overrides }` or a full description.
+   * @default 'standard-webhooks'
+   */
+  scheme?: WebhookSchemeInput | undefined;
+  /**
+   * How far the signed timestamp may be from now, in seconds, in either direction (schemes that sign one).
    * @default 300
    */
-  toleranceSeconds?: number;
+  toleranceSeconds?: number | undefined;
   /**
    * Current time in epoch milliseconds (or a `Date`). Inject a fake clock in tests.
    * @default Date.now
    */
-  now?: () => number | Date;
+  now?: (() => number | Date) | undefined;
 }
 
-// Which HMAC primitive a Webhook class uses: the `node` build registers its subclass here. Kept out of the
-// class itself so no internal type shows up in the public declarations.
-const engines = new WeakMap<abstract new (...args: never[]) => unknown, HmacEngine>();
-
-/** Makes instances of `webhookClass` (a subclass of {@link Webhook}) compute HMACs with `engine`. */
-export function useHmacEngine(
-  webhookClass: abstract new (...args: never[]) => Webhook,
-  engine: HmacEngine,
-): void {
-  engines.set(webhookClass, engine);
-}
-
-/** The engine registered for `target` or its nearest ancestor, so partners' subclasses keep their build's. */
-function engineFor(target: unknown): HmacEngine {
-  for (let cls = target; typeof cls === 'function'; cls = Object.getPrototypeOf(cls)) {
-    const engine = engines.get(cls as abstract new (...args: never[]) => unknown);
-    if (engine) return engine;
-  }
-  return webCryptoEngine;
-}
-
-/** Most entries a `webhook-signature` header may hold; rotation needs two or three. */
-export const MAX_SIGNATURES = 16;
-// Room for MAX_SIGNATURES entries of ~48 characters; a longer header is refused before it is split.
-const MAX_SIGNATURE_HEADER_LENGTH = 1024;
-const V1_LENGTH = 44; // base64 of a 32-byte HMAC-SHA256
+const decoder = new TextDecoder('utf-8', { fatal: true });
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -60,25 +45,24 @@ function describe(value: unknown): string {
   return typeof value;
 }
 
-function secretList(options: WebhookOptions): readonly string[] {
-  const given = options.secrets ?? options.secret;
-  if (options.secrets !== undefined && options.secret !== undefined) {
-    throw new TypeError('Give Webhook either `secret` or `secrets`, not both.');
-  }
-  const list = typeof given === 'string' ? [given] : given;
-  if (!Array.isArray(list) || list.length === 0) {
-    throw new WebhookVerificationError(
-      'malformed_secret',
-      'Webhook needs a `secret` (was it read from an unset variable?).',
-    );
-  }
-  return list as readonly string[];
+function seconds(now: number | Date): number {
+  return Math.floor((typeof now === 'number' ? now : now.getTime()) / 1000);
+}
+
+/** Checked delivery facts, before the body is interpreted. */
+interface Checked {
+  id: string;
+  timestamp: number | undefined;
+  index: number;
+  body: string | Uint8Array;
 }
 
 /**
- * Verifies Standard Webhooks deliveries: `webhook-id`, `webhook-timestamp` and `webhook-signature` headers,
- * HMAC-SHA256 over `${id}.${timestamp}.${rawBody}` with a `whsec_` secret. Keys are decoded and imported
- * once per instance; create one `Webhook` and reuse it.
+ * Verifies webhook deliveries — Standard Webhooks by default (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature` headers, HMAC-SHA256 over `${id}.${timestamp}.${rawBody}` with a `whsec_` secret), or
+ * any HMAC-SHA256 `scheme`. Two steps with their own methods: `verifySignature` checks headers, timestamp and
+ * signature and returns the raw delivery; `verify` also interprets the body and never refuses it for what it
+ * says. Keys are decoded and imported once per instance; create one `Webhook` and reuse it.
  *
  * This default build uses Web Crypto and runs on every runtime; under Node the `node` export condition
  * selects a `node:crypto` build with the same behaviour.
@@ -86,14 +70,14 @@ function secretList(options: WebhookOptions): readonly string[] {
  * @example
  * ```ts
  * import { Webhook } from '@partner-equity/sdk/webhooks';
- * const webhook = new Webhook({ secret: process.env.PARTNER_EQUITY_WEBHOOK_SECRET! });
- * const event = await webhook.verify(rawBody, request.headers); // throws WebhookVerificationError on any doubt
- * if (event.known && event.type === 'spv_request.completed') console.log(event.data.spvSlug);
+ * const webhook = new Webhook({ secret: process.env.PE_WEBHOOK_SECRET! });
+ * const event = await webhook.verify(rawBody, request.headers); // throws WebhookVerificationError on a bad signature or time
+ * if (event.known && event.type === 'spv_request.completed') console.log(event.data.spvRequestSlug);
  * ```
  */
 export class Webhook {
   readonly #engine: HmacEngine;
-  readonly #secrets: readonly string[];
+  readonly #scheme: WebhookScheme;
   readonly #keyBytes: readonly Uint8Array<ArrayBuffer>[];
   #keys: unknown[] | undefined;
   #keysPending: Promise<unknown[]> | undefined;
@@ -102,8 +86,10 @@ export class Webhook {
 
   constructor(options: WebhookOptions) {
     this.#engine = engineFor(new.target);
-    this.#secrets = [...secretList(options)];
-    this.#keyBytes = this.#secrets.map(decodeSecret);
+    this.#scheme = resolveWebhookScheme(options.scheme);
+    const secrets = secretList(options);
+    const label = (i: number) => (secrets.length === 1 ? 'Webhook secret' : `Webhook secret #${i + 1}`);
+    this.#keyBytes = secrets.map((s, i) => decodeSecret(s, this.#scheme.secretEncoding, label(i)));
     const tolerance = options.toleranceSeconds ?? 300;
     if (!Number.isSafeInteger(tolerance) || tolerance < 0) {
       throw new RangeError('toleranceSeconds must be a non-negative integer number of seconds.');
@@ -117,13 +103,66 @@ export class Webhook {
     return this.#toleranceSeconds;
   }
 
+  /** The signing scheme, complete. */
+  get scheme(): WebhookScheme {
+    return this.#scheme;
+  }
+
   /**
-   * Checks a delivery and returns its event. Pass the body exactly as received — the raw bytes or the
-   * undecoded string — never a parsed object.
+   * Checks a delivery's headers, timestamp and signature and returns it uninterpreted: id, timestamp, bytes,
+   * text and JSON. Pass the body exactly as received — raw bytes or the undecoded string, never a parsed
+   * object.
+   *
+   * @throws {WebhookVerificationError} with a `reason` for every refusal.
+   */
+  async verifySignature(rawBody: RawBody, headers: WebhookRequestHeaders): Promise<VerifiedWebhook> {
+    const { id, timestamp, index, body } = await this.#check(rawBody, headers);
+    return new VerifiedWebhook({ webhookId: id, timestamp, secretIndex: index, body });
+  }
+
+  /**
+   * Checks a delivery (as {@link verifySignature}) and interprets its body: a known or unknown event in the
+   * `{ type, timestamp, data }` envelope, or an unrecognised one (another envelope, not JSON) with its text
+   * and JSON. Only the signature and timestamp can make it throw.
    *
    * @throws {WebhookVerificationError} with a `reason` for every refusal.
    */
   async verify(rawBody: RawBody, headers: WebhookRequestHeaders): Promise<WebhookEvent> {
+    const { id, index, body } = await this.#check(rawBody, headers);
+    let text: string | undefined;
+    let json: unknown;
+    try {
+      text = typeof body === 'string' ? body : decoder.decode(body);
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return interpret(json, () => text, id, index);
+  }
+
+  /**
+   * Signs a payload as the service would, in this webhook's scheme — for your tests and local tooling. Uses
+   * the first secret.
+   *
+   * @example
+   * ```ts
+   * const payload = JSON.stringify({ type: 'spv_request.created', timestamp: new Date().toISOString(), data });
+   * const headers = await webhook.sign({ payload });
+   * await fetch('http://localhost:3000/webhooks', { method: 'POST', headers, body: payload });
+   * ```
+   */
+  async sign(input: {
+    payload: RawBody;
+    id?: string;
+    timestamp?: number | Date;
+  }): Promise<SignedWebhookHeaders> {
+    const id = input.id ?? newMessageId();
+    const timestamp = checkSignInput(id, input.timestamp ?? seconds(this.#now()));
+    const keys = this.#keys ?? (await this.#importKeys());
+    return signedHeaders(this.#engine, keys[0], this.#scheme, { id, timestamp, body: input.payload });
+  }
+
+  async #check(rawBody: RawBody, headers: WebhookRequestHeaders): Promise<Checked> {
     const body = asRawBody(rawBody);
     if (body === undefined) {
       throw new WebhookVerificationError(
@@ -134,81 +173,55 @@ export class Webhook {
           'createNodeHandler / createFetchHandler, which read it themselves.',
       );
     }
-    if (typeof headers !== 'object' || headers === null) {
-      throw new WebhookVerificationError('missing_header', 'Missing webhook headers.');
-    }
-    const id = readHeader(headers, 'webhook-id');
-    if (!WEBHOOK_ID.test(id)) {
-      throw new WebhookVerificationError(
-        'malformed_header',
-        'Header webhook-id is not 1-256 visible characters.',
-      );
-    }
-    const timestamp = readHeader(headers, 'webhook-timestamp');
-    this.#checkTimestamp(timestamp);
-    const candidates = parseSignatures(readHeader(headers, 'webhook-signature', true));
+    const scheme = this.#scheme;
+    const delivery = readDeliveryHeaders(scheme, headers);
     const keys = this.#keys ?? (await this.#importKeys());
-    const prefix = `${id}.${timestamp}.`;
-    for (let index = 0; index < keys.length; index++) {
-      const signed = this.#engine.sign(keys[index], prefix, body);
+    const prefix = signedPrefix(scheme.signedContent, delivery.id ?? '', delivery.timestamp ?? '');
+    let index = -1;
+    for (let i = 0; i < keys.length && index < 0; i++) {
+      const signed = this.#engine.sign(keys[i], prefix, body, scheme.signatureEncoding);
       const expected = typeof signed === 'string' ? signed : await signed;
       let matched = false;
       // Every candidate is compared (no early exit) so timing says nothing about which entry matched.
-      for (const candidate of candidates) matched = constantTimeEqual(expected, candidate) || matched;
-      if (matched) return parseEvent(body, id, index);
+      for (const candidate of delivery.candidates)
+        matched = constantTimeEqual(expected, candidate) || matched;
+      if (matched) index = i;
     }
-    throw new WebhookVerificationError(
-      'no_matching_signature',
-      'No webhook signature matches the configured secret(s).',
-    );
-  }
-
-  /**
-   * Signs a payload as the service would — for your tests and local tooling. Uses the first secret.
-   *
-   * @example
-   * ```ts
-   * const payload = JSON.stringify({ type: 'spv_request.created', timestamp: new Date().toISOString(), data });
-   * const headers = await webhook.sign({ payload });
-   * await fetch('http://localhost:3000/webhooks', { method: 'POST', headers, body: payload });
-   * ```
-   */
-  sign(input: {
-    payload: RawBody;
-    id?: string;
-    timestamp?: number | Date;
-  }): Promise<WebhookSignatureHeaders> {
-    const now = this.#now();
-    return signWebhook({
-      secret: this.#secrets[0]!,
-      id: input.id ?? `msg_${crypto.randomUUID().replaceAll('-', '')}`,
-      timestamp: input.timestamp ?? Math.floor((typeof now === 'number' ? now : now.getTime()) / 1000),
-      payload: input.payload,
-    });
-  }
-
-  #checkTimestamp(timestamp: string): void {
-    if (!WEBHOOK_TIMESTAMP.test(timestamp)) {
+    const skew = delivery.seconds === undefined ? 0 : delivery.seconds - seconds(this.#now());
+    const stale = Math.abs(skew) > this.#toleranceSeconds;
+    if (index < 0) {
+      const also = stale ? ` (its timestamp is also ${Math.abs(skew)} s ${skew < 0 ? 'old' : 'ahead'})` : '';
       throw new WebhookVerificationError(
-        'malformed_timestamp',
-        'Header webhook-timestamp must be integer Unix seconds (no sign, fraction or milliseconds).',
+        'no_matching_signature',
+        `No webhook signature matches the configured secret(s)${also}.`,
       );
     }
-    const now = this.#now();
-    const nowSeconds = Math.floor((typeof now === 'number' ? now : now.getTime()) / 1000);
-    const skew = Number(timestamp) - nowSeconds;
-    if (skew < -this.#toleranceSeconds) {
-      throw new WebhookVerificationError(
+    if (stale) throw this.#timestampError(skew);
+    let id = delivery.id;
+    if (id === undefined) {
+      const digest = this.#engine.digest(body);
+      id = `sha256:${typeof digest === 'string' ? digest : await digest}`;
+    }
+    return { id, timestamp: delivery.seconds, index, body };
+  }
+
+  #timestampError(skew: number): WebhookVerificationError {
+    const tolerance = this.#toleranceSeconds;
+    const details = { skewSeconds: skew, toleranceSeconds: tolerance, signatureMatched: true };
+    if (skew < 0) {
+      return new WebhookVerificationError(
         'timestamp_too_old',
-        `Webhook timestamp is ${-skew} s old, beyond the ${this.#toleranceSeconds} s tolerance (a replay, or a wrong clock).`,
+        `Webhook timestamp is ${-skew} s old, beyond the ${tolerance} s tolerance; its signature is valid, so the ` +
+          `sender signed it ${-skew} s ago. ${staleAdvice(tolerance)}`,
+        details,
       );
     }
-    if (skew > this.#toleranceSeconds) {
-      throw new WebhookVerificationError(
-        'timestamp_too_new',
-        `Webhook timestamp is ${skew} s ahead, beyond the ${this.#toleranceSeconds} s tolerance (check this server's clock).`,
-      );
-    }
+    return new WebhookVerificationError(
+      'timestamp_too_new',
+      `Webhook timestamp is ${skew} s ahead, beyond the ${tolerance} s tolerance; its signature is valid: ` +
+        "check this server's clock (or the sender's).",
+      details,
+    );
   }
 
   async #importKeys(): Promise<unknown[]> {
@@ -220,34 +233,4 @@ export class Webhook {
       this.#keysPending = undefined;
     }
   }
-}
-
-/** The `v1` entries of a `webhook-signature` header, refusing oversized lists before doing any work. */
-function parseSignatures(header: string): string[] {
-  if (header.length > MAX_SIGNATURE_HEADER_LENGTH) {
-    throw new WebhookVerificationError(
-      'malformed_signature',
-      `Header webhook-signature is longer than allowed.`,
-    );
-  }
-  const tokens = header.split(' ').filter((token) => token !== '');
-  if (tokens.length > MAX_SIGNATURES) {
-    throw new WebhookVerificationError(
-      'malformed_signature',
-      `Header webhook-signature has ${tokens.length} entries; at most ${MAX_SIGNATURES} are accepted.`,
-    );
-  }
-  const candidates: string[] = [];
-  for (const token of tokens) {
-    // `Headers#get` joins repeated headers with ", ", which leaves a trailing comma on all but the last.
-    const entry = token.endsWith(',') ? token.slice(0, -1) : token;
-    if (entry.startsWith('v1,') && entry.length === 3 + V1_LENGTH) candidates.push(entry.slice(3));
-  }
-  if (candidates.length === 0) {
-    throw new WebhookVerificationError(
-      'malformed_signature',
-      'Header webhook-signature has no v1 signature.',
-    );
-  }
-  return candidates;
 }

@@ -64,7 +64,10 @@ describe.concurrent('partner-equity usage', () => {
     [['keys', 'generate', '--out=--force'], /option '--out' needs a value, got '--force'/],
     [['keys', 'generate', '--force=yes'], /option '--force' takes no value/],
     [['keys', 'generate', 'stray'], /unexpected argument 'stray'/],
-    [['webhooks', 'sign', '--body', '{}'], /no webhook secret: pass --secret or set PE_WEBHOOK_SECRET/],
+    [
+      ['webhooks', 'sign', '--body', '{}'],
+      /no webhook secret: set PE_WEBHOOK_SECRET or PE_WEBHOOK_SECRET_FILE, or pass --secret-file/,
+    ],
     [
       ['webhooks', 'listen', '--secret', 'whsec_AAAA', '--port', '70000'],
       /'--port' must be an integer from 0 to 65535/,

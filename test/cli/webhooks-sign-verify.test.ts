@@ -57,12 +57,21 @@ describe.concurrent('partner-equity webhooks sign', () => {
     });
   });
 
-  it('refuses a malformed secret in one line', async () => {
-    const { status, stderr } = await runCli(['webhooks', 'sign', '--secret', 'not-a-secret', '--body', '{}']);
-    expect(status).toBe(1);
-    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(stderr).toMatch(/^partner-equity webhooks sign: .*whsec_/);
-    expect(stderr).not.toContain('not-a-secret');
+  it('refuses a malformed or short secret in one line, never echoing it', async () => {
+    for (const [secret, echo] of [
+      ['not-a-secret', 'not-a-secret'],
+      ['whsec_AAAA', 'AAAA'],
+    ]) {
+      const { status, stderr } = await runCli(['webhooks', 'sign', '--body', '{}'], {
+        env: { PE_WEBHOOK_SECRET: secret },
+      });
+      expect(status).toBe(1);
+      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(stderr).toMatch(
+        /^partner-equity webhooks sign: Webhook secret (must start with "whsec_"|is 3 bytes)/,
+      );
+      expect(stderr).not.toContain(echo);
+    }
   });
 });
 
@@ -89,7 +98,7 @@ describe.concurrent('partner-equity webhooks verify', () => {
       ],
       { input: body, env },
     );
-    expect(stderr).toBe(`Valid: spv_request.completed (webhook-id ${id}, secret #1 matched)\n`);
+    expect(stderr).toBe(`Valid: spv_request.completed (id ${id}, secret #1 matched)\n`);
     expect(status).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({
       type: 'spv_request.completed',
@@ -99,7 +108,7 @@ describe.concurrent('partner-equity webhooks verify', () => {
     });
   });
 
-  it('tries every --secret during a rotation and says which matched', async () => {
+  it('tries every --secret during a rotation and says which matched, warning that argv is visible', async () => {
     const { id, timestamp, signature } = signed();
     const { status, stderr } = await runCli(
       [
@@ -120,6 +129,9 @@ describe.concurrent('partner-equity webhooks verify', () => {
     );
     expect(status).toBe(0);
     expect(stderr).toContain('secret #2 matched');
+    expect(stderr).toMatch(
+      /^warning: --secret is visible to other users in the process list; use --secret-file or PE_WEBHOOK_SECRET\n/,
+    );
   });
 
   it('refuses a body changed by one byte with the reason, exit 1', async () => {
@@ -147,6 +159,7 @@ describe.concurrent('partner-equity webhooks verify', () => {
   });
 
   it('says whether the signature of a stale delivery was right, and honours --tolerance', async () => {
+    // Issue 13: a wrong signature with an old timestamp was called "valid for that timestamp".
     const timestamp = now() - 3600;
     const signature = new StandardWebhook(SECRET).sign('msg_old', new Date(timestamp * 1000), body);
     const args = [
@@ -162,11 +175,18 @@ describe.concurrent('partner-equity webhooks verify', () => {
     const stale = await runCli(args, { input: body, env });
     expect(stale.status).toBe(1);
     expect(stale.stderr).toMatch(
-      /\(timestamp_too_old\).*The signature itself is valid for that timestamp\.\n$/,
+      /^partner-equity webhooks verify: invalid webhook \(timestamp_too_old\): Webhook timestamp is 36\d\d s old, beyond the 300 s tolerance; its signature is valid, so the sender signed it 36\d\d s ago\. If the sender re-sends the original signed delivery on retries, set toleranceSeconds to at least 52830/,
     );
 
     const forged = await runCli([...args.slice(0, -1), `v1,${'A'.repeat(43)}=`], { input: body, env });
-    expect(forged.stderr).toMatch(/\(timestamp_too_old\).*The signature does not match either\.\n$/);
+    expect(forged.stderr).toMatch(
+      /^partner-equity webhooks verify: invalid webhook \(no_matching_signature\): No webhook signature matches the configured secret\(s\) \(its timestamp is also 36\d\d s old\)\.\n$/,
+    );
+    // Issue 13: a malformed signature was said to be "no v1 signature".
+    const malformed = await runCli([...args.slice(0, -1), 'v1,short'], { input: body, env });
+    expect(malformed.stderr).toBe(
+      'partner-equity webhooks verify: invalid webhook (malformed_signature): Header webhook-signature has no well-formed signature: expected "v1," followed by 44 base64 characters; its one entry is not of that form.\n',
+    );
 
     const tolerant = await runCli([...args, '--tolerance', '7200'], { input: body, env });
     expect(tolerant.status).toBe(0);

@@ -82,7 +82,7 @@ describe('default webhooks entry in the edge runtime, with its Request and Respo
     const receiver = new WebhookReceiver(webhook, { now: () => NOW_MS }).on(
       'funding_receipt.uploaded',
       (e) => {
-        received.push(e.data.amount);
+        received.push(String(e.data.amount));
       },
     );
     const handler = createFetchHandler(receiver);

@@ -8,8 +8,11 @@ const URL_ = 'https://partner.example/api/webhooks';
 function setup(maxBodyBytes?: number) {
   const events: WebhookEvent[] = [];
   const errors: unknown[] = [];
+  const logs: string[] = [];
+  const logger = { warn: (line: string) => logs.push(line), error: (line: string) => logs.push(line) };
   const receiver = new WebhookReceiver(new Webhook({ secret: SECRET, now: () => NOW_MS }), {
     now: () => NOW_MS,
+    logger,
   })
     .onAny((event) => {
       events.push(event);
@@ -18,7 +21,7 @@ function setup(maxBodyBytes?: number) {
       errors.push(error);
     });
   const handler = createFetchHandler(receiver, maxBodyBytes === undefined ? {} : { maxBodyBytes });
-  return { handler, events, errors };
+  return { handler, events, errors, logs };
 }
 
 describe('createFetchHandler with real fetch Request objects', () => {
@@ -34,14 +37,37 @@ describe('createFetchHandler with real fetch Request objects', () => {
     expect(events[0]).toMatchObject({ type: 'spv_request.completed', webhookId: 'msg_1' });
   });
 
-  it('answers 400 "Invalid webhook" to a stale delivery and reports the reason to onError only', async () => {
-    const { handler, events, errors } = setup();
+  it('answers 400 "Invalid webhook" to a stale forged delivery, telling the reason to onError only', async () => {
+    const { handler, events, errors, logs } = setup();
     const { body, headers } = await delivery(completedEvent, { timestamp: NOW_MS / 1000 - 3600 });
-    const response = await handler(new Request(URL_, { method: 'POST', headers, body }));
+    const forged = { ...headers, 'webhook-signature': `v1,${'A'.repeat(43)}=` };
+    const response = await handler(new Request(URL_, { method: 'POST', headers: forged, body }));
     expect(response.status).toBe(400);
     expect(await response.text()).toBe('Invalid webhook');
     expect(events).toEqual([]);
-    expect(errors).toMatchObject([{ reason: 'timestamp_too_old' }]);
+    expect(errors).toMatchObject([
+      { reason: 'no_matching_signature', message: expect.stringMatching(/3600 s old/) },
+    ]);
+    expect(logs).toEqual([]); // forgeries are not logged
+  });
+
+  it('answers 400 with what to configure to an authentic delivery signed an hour ago', async () => {
+    const { handler, events, errors, logs } = setup();
+    const { body, headers } = await delivery(completedEvent, { timestamp: NOW_MS / 1000 - 3600 });
+    const response = await handler(new Request(URL_, { method: 'POST', headers, body }));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(
+      /^Webhook timestamp is 3600 s old, beyond the 300 s tolerance; its signature is valid.*toleranceSeconds to at least 52830/,
+    );
+    expect(events).toEqual([]);
+    expect(errors).toMatchObject([
+      { reason: 'timestamp_too_old', signatureMatched: true, skewSeconds: -3600 },
+    ]);
+    expect(logs).toEqual([
+      expect.stringMatching(
+        /^\[partner-equity webhooks\] Refused an authentic webhook \(timestamp_too_old\).*at least 52830/,
+      ),
+    ]);
   });
 
   it('reads a streamed body and refuses one over the limit with 413', async () => {

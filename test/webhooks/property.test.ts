@@ -1,11 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { signWebhook, WebhookVerificationError } from '../../src/webhooks/index.js';
+import { signWebhook, WEBHOOK_SCHEMES, type WebhookSchemePreset } from '../../src/webhooks/index.js';
 import { Webhook } from '../../src/webhooks/index.node.js';
-import { NOW_MS, NOW_S, SECRET } from './fixtures.js';
+import { NOW_MS, NOW_S } from './fixtures.js';
+import { PRESET_SECRETS, PRESETS, REFERENCE_SIGNERS } from './reference-signers.js';
 
-const webhook = new Webhook({ secret: SECRET, now: () => NOW_MS });
+const webhooks = Object.fromEntries(
+  PRESETS.map((preset) => [
+    preset,
+    new Webhook({ secret: PRESET_SECRETS[preset], scheme: preset, now: () => NOW_MS }),
+  ]),
+) as Record<WebhookSchemePreset, Webhook>;
 
+const presetArb = fc.constantFrom(...PRESETS);
 const idArb = fc.stringMatching(/^[\x21-\x7e]{1,40}$/);
 const timestampArb = fc.integer({ min: NOW_S - 300, max: NOW_S + 300 });
 // Any Unicode text, emoji and astral planes included, inside a valid envelope.
@@ -43,40 +50,92 @@ function replaceAt(text: string, at: number, char: string): string | undefined {
   return text[i] === char ? undefined : text.slice(0, i) + char + text.slice(i + 1);
 }
 
-describe('property: only the exact signed delivery verifies', () => {
-  it('verifies every unchanged delivery and refuses any change to body, id, timestamp or signature', async () => {
-    await fc.assert(
-      fc.asyncProperty(bodyArb, idArb, timestampArb, mutationArb, async (body, id, timestamp, mutation) => {
-        const headers = await signWebhook({ secret: SECRET, id, timestamp, payload: body });
-        const event = await webhook.verify(body, headers);
-        expect(event.webhookId).toBe(id);
-        // Bytes verify exactly like the string they encode.
-        await webhook.verify(new TextEncoder().encode(body), headers);
+/** Applies `mutation` to a delivery in `preset`; `'unsigned'` when it touched a part the scheme does not sign. */
+function mutate(
+  preset: WebhookSchemePreset,
+  body: string,
+  headers: Record<string, string>,
+  mutation: Mutation,
+): { body: string; headers: Record<string, string>; signed: boolean } | undefined {
+  const scheme = WEBHOOK_SCHEMES[preset];
+  const out = { ...headers };
+  if (mutation.kind === 'body') {
+    const i = mutation.at % (body.length + 1);
+    return { body: body.slice(0, i) + mutation.text + body.slice(i), headers: out, signed: true };
+  }
+  if (mutation.kind === 'id') {
+    if (scheme.idHeader === null) return undefined;
+    const next = replaceAt(headers[scheme.idHeader]!, mutation.at, mutation.char);
+    if (next === undefined) return undefined;
+    out[scheme.idHeader] = next;
+    return { body, headers: out, signed: scheme.signedContent === 'id.timestamp.body' };
+  }
+  const signature = headers[scheme.signatureHeader]!;
+  if (mutation.kind === 'timestamp') {
+    if (scheme.timestampHeader !== null) {
+      out[scheme.timestampHeader] = String(Number(headers[scheme.timestampHeader]) + mutation.delta);
+    } else if (scheme.timestampPrefix !== null) {
+      out[scheme.signatureHeader] = signature.replace(
+        /^t=(\d+)/,
+        (_m, t: string) => `t=${Number(t) + mutation.delta}`,
+      );
+    } else {
+      return undefined;
+    }
+    return { body, headers: out, signed: true };
+  }
+  // The digest: after the last prefix; base64's final '=' is padding and stays.
+  const start = signature.lastIndexOf(scheme.signaturePrefix) + scheme.signaturePrefix.length;
+  const length = scheme.signatureEncoding === 'hex' ? 64 : 43;
+  const char = scheme.signatureEncoding === 'hex' ? mutation.char.toLowerCase() : mutation.char;
+  if (scheme.signatureEncoding === 'hex' && !/^[0-9a-f]$/.test(char)) return undefined;
+  const next = replaceAt(signature.slice(start, start + length), mutation.at, char);
+  if (next === undefined) return undefined;
+  out[scheme.signatureHeader] = signature.slice(0, start) + next + signature.slice(start + length);
+  return { body, headers: out, signed: true };
+}
 
-        let changedBody = body;
-        const changed: Record<string, string> = { ...headers };
-        if (mutation.kind === 'body') {
-          const i = mutation.at % (body.length + 1);
-          changedBody = body.slice(0, i) + mutation.text + body.slice(i); // an insertion is always a change
-        } else if (mutation.kind === 'id') {
-          const next = replaceAt(id, mutation.at, mutation.char);
-          fc.pre(next !== undefined);
-          changed['webhook-id'] = next!;
-        } else if (mutation.kind === 'timestamp') {
-          changed['webhook-timestamp'] = String(timestamp + mutation.delta);
-        } else {
-          const value = headers['webhook-signature'];
-          // Characters 3..45 are the base64 digest; the final '=' is padding.
-          const next = replaceAt(value.slice(3, 46), mutation.at, mutation.char);
-          fc.pre(next !== undefined);
-          changed['webhook-signature'] = `v1,${next}${value.slice(46)}`;
-        }
-        const error = await webhook.verify(changedBody, changed).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        expect(error).toBeInstanceOf(WebhookVerificationError);
-      }),
+describe('property: in every preset, only the exact signed delivery verifies', () => {
+  it('signs as the reference does, verifies it, and refuses any change to a signed part', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        presetArb,
+        bodyArb,
+        idArb,
+        timestampArb,
+        mutationArb,
+        async (preset, body, id, timestamp, mutation) => {
+          const secret = PRESET_SECRETS[preset];
+          const headers = REFERENCE_SIGNERS[preset]({ secret, id, timestamp, body });
+          expect(await signWebhook({ secret, id, timestamp, payload: body, scheme: preset })).toEqual(
+            headers,
+          );
+          const webhook = webhooks[preset];
+          const event = await webhook.verify(body, headers);
+          if (WEBHOOK_SCHEMES[preset].idHeader !== null) expect(event.webhookId).toBe(id);
+          // Bytes verify exactly like the string they encode.
+          await webhook.verify(new TextEncoder().encode(body), headers);
+
+          const changed = mutate(preset, body, headers, mutation);
+          fc.pre(changed !== undefined);
+          const outcome = await webhook.verify(changed!.body, changed!.headers).then(
+            (e) => ({ accepted: true, webhookId: e.webhookId }),
+            (e: { reason?: string }) => ({ accepted: false, reason: e.reason }),
+          );
+          if (changed!.signed) {
+            expect(outcome).toMatchObject({ accepted: false });
+            expect(['no_matching_signature', 'malformed_signature']).toContain(
+              (outcome as { reason: string }).reason,
+            );
+          } else {
+            // An id header the scheme does not sign (github, shopify) changes only the id reported.
+            expect(outcome).toEqual({
+              accepted: true,
+              webhookId: changed!.headers[WEBHOOK_SCHEMES[preset].idHeader!],
+            });
+          }
+        },
+      ),
       { numRuns: 10_000, seed: 20250615 },
     );
   });

@@ -1,5 +1,5 @@
-// The fake API builds event payloads from the shared zod schemas (src/schemas/events.ts); the verifier has
-// its own dependency-free types and checks. These tests keep the two from drifting apart.
+// The shared zod schemas (src/schemas/events.ts) and the verifier's dependency-free types
+// (src/webhooks/events.ts) describe the same guessed payloads; these tests keep the two from drifting apart.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import {
@@ -25,12 +25,7 @@ import { completedEvent, delivery, NOW_MS, SECRET } from './fixtures.js';
 const created = {
   ...completedEvent,
   type: 'spv_request.created',
-  data: {
-    ...completedEvent.data,
-    status: 'pending-review',
-    approvedAt: undefined,
-    materialisedRefs: undefined,
-  },
+  data: { ...completedEvent.data, status: 'pending-review', approvedAt: null, materialisedRefs: undefined },
 };
 const upload = {
   subscriptionSlug: 'sub_1',
@@ -81,27 +76,48 @@ describe('webhook event types agree with the shared schemas the fake API emits f
     expect(WEBHOOK_EVENT_TYPES).toHaveLength(5);
   });
 
-  it('types every schema-valid payload as assignable to the verifier’s data types', () => {
+  it('types the same payloads as the verifier: every guessed field optional and nullable', () => {
     type Data<S extends z.ZodType> = z.infer<S> extends { data: infer D } ? D : never;
     type Assignable<A, B> = [A] extends [B] ? true : false;
+    type Same<A, B> = [Assignable<A, B>, Assignable<B, A>];
+    expectTypeOf<Same<Data<typeof SpvRequestCreatedEvent>, SpvRequestCreatedData>>().toEqualTypeOf<
+      [true, true]
+    >();
+    expectTypeOf<Same<Data<typeof SpvRequestCompletedEvent>, SpvRequestCompletedData>>().toEqualTypeOf<
+      [true, true]
+    >();
     expectTypeOf<
-      Assignable<Data<typeof SpvRequestCreatedEvent>, SpvRequestCreatedData>
-    >().toEqualTypeOf<true>();
-    // Approval always sets approvedAt and materialisedRefs, which the schema leaves optional on the resource.
-    type Approved = Data<typeof SpvRequestCompletedEvent> &
-      Pick<SpvRequestCompletedData, 'approvedAt' | 'materialisedRefs'>;
-    expectTypeOf<Assignable<Approved, SpvRequestCompletedData>>().toEqualTypeOf<true>();
+      Same<Data<typeof SignedSubscriptionFormUploadedEvent>, SignedSubscriptionFormUploadedData>
+    >().toEqualTypeOf<[true, true]>();
+    expectTypeOf<Same<Data<typeof FundingReceiptUploadedEvent>, FundingReceiptUploadedData>>().toEqualTypeOf<
+      [true, true]
+    >();
+    expectTypeOf<Same<Data<typeof SubscriptionCompletedEvent>, SubscriptionCompletedData>>().toEqualTypeOf<
+      [true, true]
+    >();
+    // Nothing is required, but a guessed field of another type is not the type: the checks can fail.
+    expectTypeOf<Assignable<Record<string, never>, SpvRequestCreatedData>>().toEqualTypeOf<true>();
+    expectTypeOf<Assignable<{ status: number }, SpvRequestCreatedData>>().toEqualTypeOf<false>();
     expectTypeOf<
-      Assignable<Data<typeof SignedSubscriptionFormUploadedEvent>, SignedSubscriptionFormUploadedData>
-    >().toEqualTypeOf<true>();
-    expectTypeOf<
-      Assignable<Data<typeof FundingReceiptUploadedEvent>, FundingReceiptUploadedData>
-    >().toEqualTypeOf<true>();
-    expectTypeOf<
-      Assignable<Data<typeof SubscriptionCompletedEvent>, SubscriptionCompletedData>
-    >().toEqualTypeOf<true>();
-    // And the check can fail: a payload without the SPV request's slug is not one.
-    expectTypeOf<Assignable<{ status: string }, SpvRequestCreatedData>>().toEqualTypeOf<false>();
+      Assignable<{ partnerInvestorId: null }, FundingReceiptUploadedData>
+    >().toEqualTypeOf<false>();
+  });
+
+  it('accepts the minimal payloads the spec allows, in both the schemas and the verifier', async () => {
+    const minimal = [
+      { type: 'spv_request.completed', data: { spvRequestSlug: 'spvr_1', status: 'approved' } },
+      {
+        type: 'funding_receipt.uploaded',
+        data: { subscriptionSlug: 'sub_1', spvSlug: null, personId: null },
+      },
+      { type: 'subscription.completed', timestamp: null, data: {} },
+    ];
+    for (const event of minimal) {
+      expect(() => KnownWebhookEvent.parse(event)).not.toThrow();
+      const { body, headers } = await delivery(event);
+      const verified = await new Webhook({ secret: SECRET, now: () => NOW_MS }).verify(body, headers);
+      expect(verified).toMatchObject({ known: true, type: event.type, data: event.data });
+    }
   });
 
   it.each(samples.map((event) => [event.type, event] as const))(

@@ -21,15 +21,36 @@ describe('signWebhook', () => {
     });
   });
 
-  it('signs the same bytes whether the payload is a string, Uint8Array or ArrayBuffer, or the secret bare', async () => {
+  it('signs the same bytes whether the payload is a string, Uint8Array or ArrayBuffer, or the secret bare base64 under the base64 encoding', async () => {
     const bytes = new TextEncoder().encode(VECTOR.payload);
     const fromBytes = await signWebhook({ ...VECTOR, payload: bytes });
     const fromBuffer = await signWebhook({ ...VECTOR, payload: bytes.buffer });
-    const bareSecret = await signWebhook({ ...VECTOR, secret: VECTOR.secret.slice('whsec_'.length) });
+    const bareSecret = await signWebhook({
+      ...VECTOR,
+      secret: VECTOR.secret.slice('whsec_'.length),
+      scheme: { preset: 'standard-webhooks', secretEncoding: 'base64' },
+    });
     const fromDate = await signWebhook({ ...VECTOR, timestamp: new Date(VECTOR.timestamp * 1000 + 999) });
     for (const headers of [fromBytes, fromBuffer, bareSecret, fromDate]) {
       expect(headers['webhook-signature']).toBe(VECTOR.signature);
     }
+  });
+
+  it('refuses a bare base64 secret under the default whsec encoding, saying which encodings exist', async () => {
+    const error = await signWebhook({ ...VECTOR, secret: VECTOR.secret.slice('whsec_'.length) }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({
+      reason: 'malformed_secret',
+      message: expect.stringMatching(/must start with "whsec_".*'raw'/),
+    });
+  });
+
+  it('makes up an id and a timestamp when none is given', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const headers = await signWebhook({ secret: VECTOR.secret, payload: '{}' });
+    expect(headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/);
+    expect(Number(headers['webhook-timestamp'])).toBeGreaterThanOrEqual(before);
   });
 
   it('refuses a malformed secret without echoing it', async () => {

@@ -1,11 +1,12 @@
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import {
   type KnownWebhookEvent,
+  type RecognisedWebhookEvent,
   type UnknownWebhookEvent,
   type WebhookErrorContext,
-  type WebhookEvent,
   type WebhookIdStore,
   WebhookReceiver,
+  type WebhookReceiverOptions,
   WebhookVerificationError,
 } from '../../src/webhooks/index.js';
 import { Webhook } from '../../src/webhooks/index.node.js';
@@ -30,13 +31,13 @@ describe('WebhookReceiver', () => {
     const receiver = new WebhookReceiver(webhook(), { now: () => NOW_MS })
       .on('spv_request.completed', (event) => {
         expectTypeOf(event).toEqualTypeOf<KnownWebhookEvent<'spv_request.completed'>>();
-        seen.push(`completed:${event.data.materialisedRefs.vehicleSlug}`);
+        seen.push(`completed:${event.data.materialisedRefs?.vehicleSlug}`);
       })
       .on('spv_request.created', async (event) => {
         seen.push(`created:${event.data.templateId}`);
       })
       .on('spv.closed', (event) => {
-        expectTypeOf(event).toEqualTypeOf<WebhookEvent>();
+        expectTypeOf(event).toEqualTypeOf<RecognisedWebhookEvent>();
         seen.push(`closed:${String(event.data['spvSlug'])}`);
       })
       .onAny((event) => {
@@ -138,16 +139,18 @@ describe('WebhookReceiver', () => {
     expect(errors[0]).toMatchObject({ reason: 'no_matching_signature' });
   });
 
-  it('logs developer mistakes, not forgeries, when no onError handler is set', async () => {
+  it('logs developer mistakes, not forgeries, when no onError handler is set (to console by default)', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       const receiver = new WebhookReceiver(webhook(), { now: () => NOW_MS });
       const { body, headers } = await delivery();
       await receiver.receive(`${body} `, headers);
       expect(log).not.toHaveBeenCalled();
-      await receiver.receive(JSON.parse(body), headers);
+      await expect(receiver.receive(JSON.parse(body), headers)).resolves.toMatchObject({ status: 400 });
       expect(log).toHaveBeenCalledOnce();
-      expect(String(log.mock.calls[0]![1])).toMatch(/body-parsing middleware/);
+      expect(String(log.mock.calls[0]![0])).toMatch(
+        /^\[partner-equity webhooks\] verify failed: .*body-parsing middleware/,
+      );
     } finally {
       log.mockRestore();
     }
@@ -172,16 +175,75 @@ describe('WebhookReceiver', () => {
     await receiver.receive(body, headers);
     expect(calls).toEqual(['claim msg_1 600', 'complete msg_1 600']);
 
+    const lines: string[] = [];
+    const heard: WebhookErrorContext[] = [];
+    const brokenHandler = vi.fn();
     const broken = new WebhookReceiver(webhook(), {
       idStore: { ...store, claim: () => Promise.reject(new Error('redis unreachable')) },
-    }).onError(() => {});
-    await expect(broken.receive(body, headers)).resolves.toMatchObject({ status: 500, outcome: 'failed' });
+      logger: { warn: (line) => lines.push(line), error: (line) => lines.push(line) },
+    })
+      .onAny(brokenHandler)
+      .onError((_error, context) => {
+        heard.push(context);
+      });
+    // The sender retries a 503: nothing handled, nothing lost.
+    await expect(broken.receive(body, headers)).resolves.toMatchObject({
+      status: 503,
+      body: 'Webhook id store unavailable',
+      outcome: 'unavailable',
+    });
+    expect(brokenHandler).not.toHaveBeenCalled();
+    expect(lines).toEqual([
+      '[partner-equity webhooks] Webhook id store unavailable (redis unreachable); answering 503 so the sender retries.',
+    ]);
+    expect(heard).toMatchObject([{ stage: 'store', event: { webhookId: 'msg_1' } }]);
 
     const handled = vi.fn();
     const noStore = new WebhookReceiver(webhook(), { idStore: false }).onAny(handled);
     await noStore.receive(body, headers);
     await noStore.receive(body, headers);
     expect(handled).toHaveBeenCalledTimes(2);
+  });
+
+  it('takes options read from optional config, explicit undefined included (exactOptionalPropertyTypes)', async () => {
+    const config: { store?: WebhookIdStore; ttl?: number } = {};
+    const options: WebhookReceiverOptions = {
+      idStore: config.store,
+      idTtlSeconds: config.ttl,
+      logger: undefined,
+    };
+    const receiver = new WebhookReceiver(
+      new Webhook({ secret: SECRET, scheme: undefined, toleranceSeconds: undefined, now: () => NOW_MS }),
+      { ...options, now: () => NOW_MS },
+    );
+    const { body, headers } = await delivery();
+    await expect(receiver.receive(body, headers)).resolves.toMatchObject({ outcome: 'handled' });
+    await expect(receiver.receive(body, headers)).resolves.toMatchObject({ outcome: 'duplicate' }); // default store
+  });
+
+  it('acknowledges handled work when only the store write after it fails, logging that the store is down', async () => {
+    const lines: string[] = [];
+    const logger = { warn: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
+    const failing = (what: 'complete' | 'release'): WebhookIdStore => ({
+      claim: () => 'new',
+      complete: () => (what === 'complete' ? Promise.reject(new Error('redis timeout')) : undefined),
+      release: () => Promise.reject(new Error('redis timeout')),
+    });
+    const { body, headers } = await delivery();
+    const afterSuccess = new WebhookReceiver(webhook(), { idStore: failing('complete'), logger });
+    await expect(afterSuccess.receive(body, headers)).resolves.toMatchObject({
+      status: 204,
+      outcome: 'handled',
+    });
+    const afterFailure = new WebhookReceiver(webhook(), { idStore: failing('release'), logger }).onAny(() => {
+      throw new Error('handler down');
+    });
+    await expect(afterFailure.receive(body, headers)).resolves.toMatchObject({ status: 500 });
+    expect(lines).toEqual([
+      '[partner-equity webhooks] Webhook id store unavailable (redis timeout); acknowledged anyway: the handlers succeeded.',
+      '[partner-equity webhooks] Webhook id store unavailable (redis timeout); the id stays claimed until its lease ends.',
+      '[partner-equity webhooks] handler failed: handler down',
+    ]);
   });
 
   it('refuses an id TTL shorter than the timestamp tolerance', () => {
@@ -195,10 +257,11 @@ describe('WebhookReceiver', () => {
     const receiver = new WebhookReceiver(webhook());
     receiver.on('funding_receipt.uploaded', (event) => {
       expectTypeOf(event.data.partnerInvestorId).toEqualTypeOf<string | undefined>();
-      expectTypeOf(event.data.amount).toEqualTypeOf<string>();
+      expectTypeOf(event.data.amount).toEqualTypeOf<string | null | undefined>();
     });
     receiver.onAny((event) => {
-      if (!event.known) expectTypeOf(event).toEqualTypeOf<UnknownWebhookEvent>();
+      if (!event.known && event.recognised) expectTypeOf(event).toEqualTypeOf<UnknownWebhookEvent>();
+      if (!event.recognised) expectTypeOf(event.json).toEqualTypeOf<unknown>();
     });
   });
 });

@@ -118,6 +118,25 @@ describe.each(BUILDS)('rejection matrix — %s', (_name, Webhook) => {
     expect(await reasonOf(webhook.verify(body, repeated))).toBe('malformed_header');
   });
 
+  it('refuses secrets shorter than the minimum of their encoding, naming which one, never echoing it', () => {
+    const whsec = (bytes: number) => `whsec_${Buffer.alloc(bytes, 0x5a).toString('base64')}`;
+    const build = (secret: string | string[], scheme?: 'github') => () =>
+      new Webhook({ secret, ...(scheme ? { scheme } : {}) });
+    expect(build(whsec(23))).toThrow(/^Webhook secret is 23 bytes of key; whsec secrets need at least 24/);
+    expect(build(whsec(24))).not.toThrow();
+    expect(build(whsec(1))).toThrow(/1 byte of key/); // issue 16: whsec_AAA= was accepted
+    expect(build([whsec(32), whsec(8)])).toThrow(/^Webhook secret #2 is 8 bytes of key/);
+    expect(build('r'.repeat(15), 'github')).toThrow(/15 bytes of key; raw secrets need at least 16/);
+    expect(build('r'.repeat(16), 'github')).not.toThrow();
+    expect(build('é'.repeat(8), 'github')).not.toThrow(); // 16 UTF-8 bytes
+    try {
+      build(whsec(10))();
+    } catch (error) {
+      expect(error).toMatchObject({ reason: 'malformed_secret' });
+      expect((error as Error).message).not.toContain(whsec(10).slice(6));
+    }
+  });
+
   it('refuses malformed secrets when the Webhook is built, without echoing them', () => {
     const cases: unknown[] = ['whsec_', 'whsec_not*base64', 'whsec_abc def', undefined, [], ['whsec_???']];
     for (const secret of cases) {
@@ -131,6 +150,7 @@ describe.each(BUILDS)('rejection matrix — %s', (_name, Webhook) => {
       expect((error as Error).message).not.toMatch(/not\*base64|abc def|\?\?\?/);
     }
     expect(() => new Webhook({ secret: SECRET, toleranceSeconds: -1 })).toThrow(RangeError);
+    expect(() => new Webhook({ secret: 'mysecret' })).toThrow(/must start with "whsec_"/);
     expect(() => new Webhook({ secret: SECRET, secrets: [SECRET] })).toThrow(TypeError);
   });
 });

@@ -1,18 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'undici';
-import { signWebhook } from '../../webhooks/sign.js';
+import { decodeSecret } from '../../webhooks/secret.js';
+import { type SignedWebhookHeaders, signWebhook } from '../../webhooks/sign.js';
 import { randomId } from '../ids.js';
 import type { ManualClock } from '../manual-clock.js';
+import type { FakeWebhookSettings } from './fake-webhook-options.js';
 import type { DeliveryAttempt, EmittedEvent, WebhookDelivery, WebhookEndpoint } from './webhook-types.js';
 
 /** Waits after failed attempts 1-5 (spec): 30 s, 5 min, 30 min, 2 h, 12 h; then the dead-letter list. */
 export const WEBHOOK_RETRY_DELAYS_MS = [30_000, 300_000, 1_800_000, 7_200_000, 43_200_000] as const;
 
+/** A new secret in the scheme's encoding: 24 random bytes as `whsec_<base64>`, base64, or 32 base64url characters. */
+function newSecret(encoding: FakeWebhookSettings['scheme']['secretEncoding']): string {
+  const bytes = randomBytes(24);
+  if (encoding === 'raw') return bytes.toString('base64url');
+  return `${encoding === 'whsec' ? 'whsec_' : ''}${bytes.toString('base64')}`;
+}
+
 /**
  * Delivers events to registered endpoints: JSON `{ type, timestamp, data }`, signed by the SDK's own
- * `signWebhook` (Standard Webhooks headers), POSTed with undici (which MSW does not intercept, so deliveries
- * reach real receivers even while MSW is active). Any 2xx is a success; anything else, or no answer within
- * the timeout, is retried on the fake's clock.
+ * `signWebhook` in the configured scheme (Standard Webhooks by default), POSTed with undici (which MSW does
+ * not intercept, so deliveries reach real receivers even while MSW is active). Any 2xx is a success;
+ * anything else, or no answer within the timeout, is retried on the fake's clock — re-signed with a fresh
+ * timestamp, or (`retrySigning: 'original'`) with the first attempt's bytes and headers.
  */
 export class WebhookSender {
   readonly #clock: ManualClock;
@@ -23,21 +33,27 @@ export class WebhookSender {
   readonly #deliveries: WebhookDelivery[] = [];
   readonly #inFlight = new Set<Promise<void>>();
   readonly #timers = new Set<() => void>();
+  readonly #settings: FakeWebhookSettings;
+  // With `retrySigning: 'original'`, the first attempt's headers, re-sent by every retry.
+  readonly #firstSignature = new WeakMap<WebhookDelivery, { headers: SignedWebhookHeaders; at: number }>();
 
-  constructor(clock: ManualClock, now: () => number, timeoutMs: number) {
+  constructor(clock: ManualClock, now: () => number, timeoutMs: number, settings: FakeWebhookSettings) {
     this.#clock = clock;
     this.#now = now;
     this.#timeoutMs = timeoutMs;
+    this.#settings = settings;
   }
 
   register(options: { url: string; secret?: string; clientId?: string }): WebhookEndpoint {
     const url = new URL(options.url);
+    // A secret the receiver could not use fails here, not as six refused deliveries.
+    if (options.secret !== undefined) decodeSecret(options.secret, this.#settings.scheme.secretEncoding);
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new TypeError('Webhook URLs must be http(s)');
     const endpoint: WebhookEndpoint = {
       id: randomId('ep'),
       url: url.href,
-      secret: options.secret ?? `whsec_${randomBytes(24).toString('base64')}`,
+      secret: options.secret ?? newSecret(this.#settings.scheme.secretEncoding),
       ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
     };
     this.#endpoints.push(endpoint);
@@ -93,17 +109,13 @@ export class WebhookSender {
     delivery.attempts.push(attempt);
     delete delivery.nextAttemptAt;
     try {
-      const signed = await signWebhook({
-        secret: endpoint.secret,
-        id: event.id,
-        timestamp: Math.floor(at / 1000),
-        payload: event.body,
-      });
+      const signed = await this.#sign(event, endpoint, delivery, at);
+      attempt.signedAt = signed.at;
       const response = await request(endpoint.url, {
         method: 'POST',
         dispatcher: this.#agent,
         headers: {
-          ...signed,
+          ...signed.headers,
           'content-type': 'application/json',
           'user-agent': 'partner-equity-fake-webhooks/1',
           // MSW's bypass marker. A delivery started while MSW handles a request runs in MSW's async context
@@ -135,5 +147,26 @@ export class WebhookSender {
       this.#attempt(event, endpoint, delivery);
     });
     this.#timers.add(cancel);
+  }
+
+  /** This attempt's headers: signed now, or the first attempt's again under `retrySigning: 'original'`. */
+  async #sign(
+    event: EmittedEvent,
+    endpoint: WebhookEndpoint,
+    delivery: WebhookDelivery,
+    at: number,
+  ): Promise<{ headers: SignedWebhookHeaders; at: number }> {
+    const first = this.#firstSignature.get(delivery);
+    if (first !== undefined && this.#settings.retrySigning === 'original') return first;
+    const headers = await signWebhook({
+      secret: endpoint.secret,
+      id: event.id,
+      timestamp: Math.floor(at / 1000),
+      payload: event.body,
+      scheme: this.#settings.scheme,
+    });
+    const signed = { headers, at };
+    if (first === undefined) this.#firstSignature.set(delivery, signed);
+    return signed;
   }
 }

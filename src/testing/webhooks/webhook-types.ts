@@ -18,7 +18,7 @@ export interface EmittedEvent {
 export interface WebhookEndpoint {
   id: string;
   url: string;
-  /** The `whsec_…` signing secret. */
+  /** The signing secret, in the scheme's encoding (`whsec_…` by default). */
   secret: string;
   /** When set, only this client's events go to the endpoint; otherwise every client's do. */
   clientId?: string;
@@ -28,8 +28,13 @@ export interface WebhookEndpoint {
 export interface DeliveryAttempt {
   /** 1-based. */
   attempt: number;
-  /** Server time (the fake's clock plus any offset, epoch ms) of the attempt; also its `webhook-timestamp`. */
+  /** Server time (the fake's clock plus any offset, epoch ms) of the attempt. */
   at: number;
+  /**
+   * Server time (epoch ms) the sent signature was made at; its timestamp header is this in seconds. Equal to
+   * `at` when each attempt is re-signed, the first attempt's `at` under `retrySigning: 'original'`.
+   */
+  signedAt?: number;
   /** The receiver's HTTP status, when it answered. */
   status?: number;
   /** Why it failed without a status (connection refused, timeout…). */

@@ -8,7 +8,7 @@ export async function handlePartnerEquityEvent(event: WebhookEvent): Promise<voi
   handledEvents.push(event);
   if (event.known && event.type === 'spv_request.completed') {
     console.log(
-      `[next.js] SPV ${event.data.materialisedRefs.vehicleSlug} approved (${event.data.spvRequestSlug})`,
+      `[next.js] SPV ${event.data.materialisedRefs?.vehicleSlug ?? '(not in the event)'} approved (${event.data.spvRequestSlug})`,
     );
   } else {
     console.log(`[next.js] ${event.type} (webhook-id ${event.webhookId})`);
