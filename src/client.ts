@@ -4,6 +4,7 @@ import { type ClientOptions, validateClientOptions } from './core/client-options
 import { type Clock, systemClock } from './core/clock.js';
 import { InputValidationError } from './core/errors.js';
 import { consoleLogger, levelLogger, resolveLogLevel } from './core/logger.js';
+import { isCleartextToNetwork } from './core/loopback-host.js';
 import { Requester } from './core/requester.js';
 import { DEFAULT_RETRY } from './core/retry-policy.js';
 import { type ClosableTransport, fetchTransport, type Transport, undiciTransport } from './core/transport.js';
@@ -91,11 +92,15 @@ export class PartnerEquity {
     const logLevel = resolveLogLevel(o.logLevel);
     const retry = { ...DEFAULT_RETRY, ...o.retry };
 
+    const logger = levelLogger(o.logger ?? consoleLogger, logLevel);
+    if (shared === undefined && isCleartextToNetwork(o.baseUrl)) {
+      logger.warn('baseUrl is plain http to another host (allowInsecureHttp): tokens travel in cleartext');
+    }
     const requester = new Requester({
       baseUrl: new URL(o.baseUrl),
       transport: this.#transport,
       clock,
-      logger: levelLogger(o.logger ?? consoleLogger, logLevel),
+      logger,
       logLevel,
       maxRetries: o.maxRetries ?? 2,
       timeout: o.timeout ?? 60_000,
