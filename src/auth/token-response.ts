@@ -14,6 +14,15 @@ export const tokenResponseSchema = TokenResponseShape.extend({
   refreshExpiresIn: z.int().positive().default(2_592_000),
 });
 
+/**
+ * Longest access token lifetime the SDK believes, in seconds (24 h; the API's default is 1 h). A larger
+ * `expiresIn` is clamped to it, so the token is still renewed at about half of that.
+ */
+export const MAX_ACCESS_TOKEN_LIFETIME_S = 86_400;
+
+/** Longest refresh token lifetime the SDK believes, in seconds: the API's documented 30 days. */
+export const MAX_REFRESH_TOKEN_LIFETIME_S = 2_592_000;
+
 /** A validated token response. */
 export type TokenResponse = z.output<typeof tokenResponseSchema>;
 
