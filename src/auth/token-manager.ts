@@ -3,6 +3,7 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { APIError, APIUserAbortError, PermissionDeniedError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { DEFAULT_RETRY, type RetryConfig } from '../core/retry-policy.js';
+import type { SecretRegistry } from '../core/secret-registry.js';
 import type { AssertionIdentity } from './assertion.js';
 import { requestJwtGrant } from './jwt-grant.js';
 import { describeRedacted, inspectSymbol } from './redacted.js';
@@ -30,6 +31,8 @@ export interface TokenManagerOptions {
   retry?: RetryConfig | undefined;
   /** Where background renewal failures are reported (they never reach callers). */
   logger?: Pick<Logger, 'debug' | 'warn'> | undefined;
+  /** Learns every assertion and refresh token before it is sent, and every token pair on arrival. */
+  secrets?: SecretRegistry | undefined;
 }
 
 interface HeldToken {
@@ -77,7 +80,19 @@ export class TokenManager implements Authenticator {
   #backgroundNotBefore = Number.NEGATIVE_INFINITY;
 
   constructor(options: TokenManagerOptions) {
-    this.#options = options;
+    const { endpoint, secrets } = options;
+    // What goes out (an assertion, a refresh token) is known before an answer can quote it back.
+    this.#options =
+      secrets === undefined
+        ? options
+        : {
+            ...options,
+            endpoint: (form, signal) => {
+              secrets.add(form['assertion']);
+              secrets.add(form['refresh_token']);
+              return endpoint(form, signal);
+            },
+          };
     this.#clock = options.clock ?? systemClock;
     this.#serverClock = new ServerClock(this.#clock);
     this.#random = options.random ?? Math.random;
@@ -174,6 +189,8 @@ export class TokenManager implements Authenticator {
    * only makes the SDK renew earlier than it needed to.
    */
   #store({ token, serverDate }: TokenExchangeResult, startedAt: number): HeldToken {
+    this.#options.secrets?.add(token.accessToken);
+    this.#options.secrets?.add(token.refreshToken);
     // The new refresh token replaces the old one before anything else can use either.
     const refreshLifetime = Math.min(token.refreshExpiresIn, MAX_REFRESH_TOKEN_LIFETIME_S) * 1000;
     this.#refresh =

@@ -1,14 +1,26 @@
 import { z } from 'zod';
 import { TokenResponse as TokenResponseShape } from '../schemas/oauth.js';
 
+// A token goes into an `Authorization` header (a refresh token into a form body, and it may be logged as
+// header-like text): visible ASCII only. A CR or LF would inject a header; other characters would make every
+// call fail as a "connection error". Refused on arrival, by field name only (the value is never quoted).
+const headerSafeToken = z
+  .string()
+  .min(1)
+  .refine((value) => /^[\x21-\x7e]+$/.test(value), {
+    message: 'must hold only visible ASCII characters (it is sent in an HTTP header)',
+  });
+
 /**
  * How the SDK reads the token endpoint's answer (the spec's "Token response" fields, from the shared
- * schema), before any of it is trusted: `tokenType` must be Bearer in any letter case; lifetimes default to
- * the documented 3600 s and 30 days when absent; a missing `refreshToken` is tolerated (the next renewal
- * then uses a new assertion). Unknown fields are kept: the API may add some.
+ * schema), before any of it is trusted: `tokenType` must be Bearer in any letter case; tokens must be
+ * visible ASCII (they go in a header); lifetimes default to the documented 3600 s and 30 days when absent
+ * (and are capped by the token manager, see {@link MAX_ACCESS_TOKEN_LIFETIME_S}); a missing `refreshToken`
+ * is tolerated (the next renewal then uses a new assertion). Unknown fields are kept: the API may add some.
  */
 export const tokenResponseSchema = TokenResponseShape.extend({
-  refreshToken: z.string().min(1).optional(),
+  accessToken: headerSafeToken,
+  refreshToken: headerSafeToken.optional(),
   tokenType: z.string().refine((type) => type.toLowerCase() === 'bearer', { message: 'expected "Bearer"' }),
   expiresIn: z.int().positive().default(3600),
   refreshExpiresIn: z.int().positive().default(2_592_000),

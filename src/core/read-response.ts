@@ -3,6 +3,7 @@ import type { RawResponse } from './api-promise.js';
 import { APIError, ResponseValidationError, toValidationIssues } from './errors.js';
 import { isSecretKey, redactText } from './redact.js';
 import { parseRetryAfter } from './retry-policy.js';
+import type { SecretRegistry } from './secret-registry.js';
 import { headerOf, type TransportResponse } from './transport.js';
 
 /** The request id the API (or its gateway) put on a response. */
@@ -126,8 +127,15 @@ function parseSyncFirst<T>(
   }
 }
 
-/** Builds the {@link APIError} subclass for an error status from its envelope (or a safe body excerpt). */
-export function toAPIError(context: ResponseContext, response: ReadResponse): APIError {
+/**
+ * Builds the {@link APIError} subclass for an error status from its envelope (or a safe body excerpt). The
+ * client's `secrets` are redacted by value, before a non-JSON body is cut to its excerpt.
+ */
+export function toAPIError(
+  context: ResponseContext,
+  response: ReadResponse,
+  secrets?: SecretRegistry,
+): APIError {
   const { status, headers, text } = response;
   return APIError.from({
     status,
@@ -137,14 +145,15 @@ export function toAPIError(context: ResponseContext, response: ReadResponse): AP
     requestId: requestIdOf(headers),
     idempotencyKey: context.idempotencyKey,
     attempts: context.attempts,
-    body: errorBody(text, headers),
+    body: errorBody(text, headers, secrets),
     retryAfterMs: parseRetryAfter(headers.get('retry-after'), context.now),
+    secrets,
   });
 }
 
 const EXCERPT_LENGTH = 200;
 
-function errorBody(text: string, headers: Headers): unknown {
+function errorBody(text: string, headers: Headers, secrets: SecretRegistry | undefined): unknown {
   if (text === '') return undefined;
   try {
     return JSON.parse(text);
@@ -156,7 +165,7 @@ function errorBody(text: string, headers: Headers): unknown {
     )
       .replace(/\s+/g, ' ')
       .trim();
-    const excerpt = redactText(plain);
+    const excerpt = redactText(plain, secrets);
     return excerpt.length > EXCERPT_LENGTH ? `${excerpt.slice(0, EXCERPT_LENGTH)}…` : excerpt;
   }
 }

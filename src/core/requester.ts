@@ -23,6 +23,7 @@ import { parseSuccess, type ReadResponse, toAPIError } from './read-response.js'
 import type { RequestSpec } from './request-spec.js';
 import { backoffDelay, isRetryableStatus, type RetryConfig } from './retry-policy.js';
 import { routeAuth } from './routes.js';
+import type { SecretRegistry } from './secret-registry.js';
 import { type CallState, sendAttempt } from './send-attempt.js';
 import type { Transport } from './transport.js';
 
@@ -46,6 +47,8 @@ export interface RequesterConfig {
   defaultHeaders: Record<string, string>;
   /** The logger's level; per-attempt debug fields are only built when it is `debug`. */
   logLevel?: LogLevel | undefined;
+  /** The client's tokens and assertions, redacted by value from errors and log lines. */
+  secrets?: SecretRegistry | undefined;
 }
 
 /**
@@ -132,7 +135,7 @@ export class Requester {
         const read = await this.#authorisedAttempt(state, authenticator);
         const context = { ...state, method: spec.method, path: spec.path, now: config.clock.now() };
         if (read.status >= 200 && read.status < 300) return await parseSuccess(context, read, spec.response);
-        throw toAPIError(context, read);
+        throw toAPIError(context, read, config.secrets);
       } catch (error) {
         if (signal?.aborted && !(error instanceof APIUserAbortError)) {
           throw new AbortError(new APIUserAbortError(spec, { cause: signal.reason }));

@@ -7,12 +7,13 @@ import {
   PartnerEquityError,
   type RequestContext,
 } from './errors.js';
-import { redact, redactHeaders } from './logger.js';
 import { MultipartBody } from './multipart-body.js';
 import type { ReadResponse } from './read-response.js';
 import { readResponse, requestIdOf } from './read-response.js';
+import { redact, redactHeaders } from './redact.js';
 import type { RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester.js';
+import type { SecretRegistry } from './secret-registry.js';
 
 /** The state of one logical call across its attempts. */
 export interface CallState {
@@ -93,19 +94,20 @@ export async function sendAttempt(
       const durationMs = clock.now() - started;
       const outcome =
         read === undefined ? `failed: ${failure?.message ?? 'unknown error'}` : String(read.status);
+      const secrets = config.secrets;
       logger.debug(`${spec.method} ${spec.path} → ${outcome} (attempt ${state.attempts}, ${durationMs}ms)`, {
         method: spec.method,
         path: spec.path,
-        query: spec.query === undefined ? undefined : redact(spec.query),
+        query: spec.query === undefined ? undefined : redact(spec.query, { secrets }),
         status: read?.status,
         attempt: state.attempts,
         durationMs,
         requestId: read === undefined ? undefined : requestIdOf(read.headers),
         idempotencyKey: state.idempotencyKey,
-        requestHeaders: redactHeaders(headers),
-        requestBody: describeBody(spec, body),
-        responseHeaders: read === undefined ? undefined : redactHeaders(read.headers),
-        responseBody: read === undefined ? undefined : truncate(String(redact(read.text))),
+        requestHeaders: redactHeaders(headers, secrets),
+        requestBody: describeBody(spec, body, secrets),
+        responseHeaders: read === undefined ? undefined : redactHeaders(read.headers, secrets),
+        responseBody: read === undefined ? undefined : truncate(String(redact(read.text, { secrets }))),
       });
     }
   }
@@ -131,12 +133,16 @@ function connectionMessage(error: unknown): string {
   return shown === undefined ? 'connection failed' : `connection failed (${shown})`;
 }
 
-function describeBody(spec: RequestSpec<unknown>, body: string | MultipartBody | undefined): unknown {
+function describeBody(
+  spec: RequestSpec<unknown>,
+  body: string | MultipartBody | undefined,
+  secrets: SecretRegistry | undefined,
+): unknown {
   if (body === undefined) return undefined;
-  if (spec.json !== undefined) return redact(spec.json);
-  if (spec.form !== undefined) return redact(spec.form);
+  if (spec.json !== undefined) return redact(spec.json, { secrets });
+  if (spec.form !== undefined) return redact(spec.form, { secrets });
   if (body instanceof MultipartBody) return `[multipart form-data: ${body.fieldNames.join(', ')}]`;
-  return truncate(String(redact(body)));
+  return truncate(String(redact(body, { secrets })));
 }
 
 function truncate(text: string): string {
