@@ -113,6 +113,7 @@ export class PartnerEquity {
       retry,
       defaultHeaders: { ...o.defaultHeaders },
       secrets,
+      logPersonalData: o.logPersonalData,
     });
     // Credentials become a token manager over `requester` (the token route needs no bearer token); the key
     // is imported, or refused, here, once. Derived clients share it, and so share tokens.

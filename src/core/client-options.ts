@@ -76,7 +76,13 @@ export interface ClientOptions {
    * @default false
    */
   allowInsecureHttp?: boolean | undefined;
-
+  /**
+   * Show personal data in debug log lines. By default fields such as `email`, `firstName`, `lastName`,
+   * `dateOfBirth`, phone numbers, addresses and national ids, and e-mail addresses anywhere in a logged
+   * body, are replaced with `[MASKED]`. Secrets are redacted either way.
+   * @default false
+   */
+  logPersonalData?: boolean | undefined;
   /** The source of time for backoff waits, deadlines and token expiry. @default systemClock */
   clock?: Clock | undefined;
   /** Largest response body read, in bytes. @default 10 MiB */
@@ -145,6 +151,7 @@ const optionsSchema = z
     logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
     defaultHeaders: z.record(z.string(), z.string()).optional(),
     allowInsecureHttp: z.boolean().optional(),
+    logPersonalData: z.boolean().optional(),
     clock: z.custom<Clock>(hasMethods('now', 'sleep'), { message: 'must have now() and sleep()' }).optional(),
     maxResponseBytes: z.number().int().positive().optional(),
     authenticator: z

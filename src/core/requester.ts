@@ -49,6 +49,8 @@ export interface RequesterConfig {
   logLevel?: LogLevel | undefined;
   /** The client's tokens and assertions, redacted by value from errors and log lines. */
   secrets?: SecretRegistry | undefined;
+  /** Log personal data fields (e-mail, names, date of birth…) instead of masking them. @default false */
+  logPersonalData?: boolean | undefined;
 }
 
 /**

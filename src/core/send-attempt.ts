@@ -7,13 +7,13 @@ import {
   PartnerEquityError,
   type RequestContext,
 } from './errors.js';
+import { logBody } from './log-body.js';
 import { MultipartBody } from './multipart-body.js';
 import type { ReadResponse } from './read-response.js';
 import { readResponse, requestIdOf } from './read-response.js';
-import { redact, redactHeaders } from './redact.js';
+import { type RedactOptions, redact, redactHeaders } from './redact.js';
 import type { RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester.js';
-import type { SecretRegistry } from './secret-registry.js';
 
 /** The state of one logical call across its attempts. */
 export interface CallState {
@@ -29,8 +29,6 @@ export interface CallState {
   timeout: number;
   refreshedAfter401?: boolean;
 }
-
-const LOGGED_BODY_LIMIT = 2000;
 
 /**
  * Sends one HTTP request and reads the whole response under the attempt's timeout (the per-attempt
@@ -94,20 +92,24 @@ export async function sendAttempt(
       const durationMs = clock.now() - started;
       const outcome =
         read === undefined ? `failed: ${failure?.message ?? 'unknown error'}` : String(read.status);
-      const secrets = config.secrets;
+      // Built only at debug level: a client that does not log pays nothing for redaction per request.
+      const redaction: RedactOptions = {
+        secrets: config.secrets,
+        maskPersonalData: config.logPersonalData !== true,
+      };
       logger.debug(`${spec.method} ${spec.path} → ${outcome} (attempt ${state.attempts}, ${durationMs}ms)`, {
         method: spec.method,
         path: spec.path,
-        query: spec.query === undefined ? undefined : redact(spec.query, { secrets }),
+        query: spec.query === undefined ? undefined : redact(spec.query, redaction),
         status: read?.status,
         attempt: state.attempts,
         durationMs,
         requestId: read === undefined ? undefined : requestIdOf(read.headers),
         idempotencyKey: state.idempotencyKey,
-        requestHeaders: redactHeaders(headers, secrets),
-        requestBody: describeBody(spec, body, secrets),
-        responseHeaders: read === undefined ? undefined : redactHeaders(read.headers, secrets),
-        responseBody: read === undefined ? undefined : truncate(String(redact(read.text, { secrets }))),
+        requestHeaders: redactHeaders(headers, config.secrets),
+        requestBody: describeBody(spec, body, redaction),
+        responseHeaders: read === undefined ? undefined : redactHeaders(read.headers, config.secrets),
+        responseBody: read === undefined ? undefined : logBody(read.text, redaction),
       });
     }
   }
@@ -136,15 +138,11 @@ function connectionMessage(error: unknown): string {
 function describeBody(
   spec: RequestSpec<unknown>,
   body: string | MultipartBody | undefined,
-  secrets: SecretRegistry | undefined,
+  redaction: RedactOptions,
 ): unknown {
   if (body === undefined) return undefined;
-  if (spec.json !== undefined) return redact(spec.json, { secrets });
-  if (spec.form !== undefined) return redact(spec.form, { secrets });
+  if (spec.json !== undefined) return logBody(spec.json, redaction);
+  if (spec.form !== undefined) return logBody(spec.form, redaction);
   if (body instanceof MultipartBody) return `[multipart form-data: ${body.fieldNames.join(', ')}]`;
-  return truncate(String(redact(body, { secrets })));
-}
-
-function truncate(text: string): string {
-  return text.length > LOGGED_BODY_LIMIT ? `${text.slice(0, LOGGED_BODY_LIMIT)}…` : text;
+  return logBody(String(body), redaction);
 }
