@@ -29,7 +29,10 @@ export interface APIErrorInit {
   body: unknown;
   /** Milliseconds the server asked to wait (`Retry-After`), if it said. */
   retryAfterMs: number | undefined;
-  /** The client's secrets: removed by value from the body, headers and message, as shapes always are. */
+  /**
+   * @internal The client's secrets: removed by value from the body, headers and message (secret shapes are
+   * removed whatever this holds).
+   */
   secrets?: SecretRegistry | undefined;
 }
 
