@@ -11,7 +11,7 @@ export const token: Command = {
   path: ['token'],
   summary: 'Exchange a signed assertion for an access token and print it (for curl)',
   synopsis:
-    '[--base-url <url>] [--client-id <id>] [--issuer <url>] [--private-key-file <file>] [--key-id <kid>]',
+    '[--base-url <url>] [--client-id <id>] [--issuer <url>] [--private-key-file <file>] [--key-id <kid>] [--allow-insecure-http]',
   details: [
     'Prints only the access token on stdout, so it composes:',
     '  curl -H "Authorization: Bearer $(partner-equity token)" "$PE_BASE_URL/v1/spv-requests"',
