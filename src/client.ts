@@ -4,9 +4,11 @@ import { type ClientOptions, validateClientOptions } from './core/client-options
 import { type Clock, systemClock } from './core/clock.js';
 import { InputValidationError } from './core/errors.js';
 import { consoleLogger, levelLogger, resolveLogLevel } from './core/logger.js';
+import { isCleartextToNetwork } from './core/loopback-host.js';
 import { Requester } from './core/requester.js';
 import { resolveResponseValidation, responseValidation } from './core/response-validation.js';
 import { DEFAULT_RETRY } from './core/retry-policy.js';
+import { SecretRegistry } from './core/secret-registry.js';
 import { type ClosableTransport, fetchTransport, type Transport, undiciTransport } from './core/transport.js';
 import { Contracts } from './resources/contracts.js';
 import { Investors } from './resources/investors.js';
@@ -43,6 +45,7 @@ const overridable = new Set<string>([
 interface Shared {
   transport: Transport | ClosableTransport;
   authenticator: Authenticator | undefined;
+  secrets: SecretRegistry;
 }
 
 /**
@@ -69,6 +72,7 @@ export class PartnerEquity {
   readonly #options: Readonly<ClientOptions>;
   readonly #transport: Transport | ClosableTransport;
   readonly #authenticator: Authenticator | undefined;
+  readonly #secrets: SecretRegistry;
   readonly #requester: Requester;
 
   /** Token info (`GET /v1/oauth2/info`). Tokens themselves are obtained and renewed for you. */
@@ -100,7 +104,12 @@ export class PartnerEquity {
     const logLevel = resolveLogLevel(o.logLevel);
     const retry = { ...DEFAULT_RETRY, ...o.retry };
 
+    // The tokens and assertions the token manager handles, redacted by value from errors and logs.
+    const secrets = shared?.secrets ?? new SecretRegistry();
     const logger = levelLogger(o.logger ?? consoleLogger, logLevel);
+    if (shared === undefined && isCleartextToNetwork(o.baseUrl)) {
+      logger.warn('baseUrl is plain http to another host (allowInsecureHttp): tokens travel in cleartext');
+    }
     const requester = new Requester({
       baseUrl: new URL(o.baseUrl),
       transport: this.#transport,
@@ -113,11 +122,14 @@ export class PartnerEquity {
       retry,
       defaultHeaders: { ...o.defaultHeaders },
       validation: responseValidation(resolveResponseValidation(o.responseValidation), logger),
+      secrets,
+      logPersonalData: o.logPersonalData,
     });
     // Credentials become a token manager over `requester` (the token route needs no bearer token); the key
     // is imported, or refused, here, once. Derived clients share it, and so share tokens.
     this.#authenticator =
       shared === undefined ? (o.authenticator ?? createTokenManager(o, requester)) : shared.authenticator;
+    this.#secrets = secrets;
     this.#requester = requester.with({ authenticator: this.#authenticator });
     this.oauth = new OAuth(this.#requester);
     this.system = new System(this.#requester);
@@ -155,7 +167,11 @@ export class PartnerEquity {
       retry: { ...this.#options.retry, ...overrides.retry },
       defaultHeaders: { ...this.#options.defaultHeaders, ...overrides.defaultHeaders },
     };
-    PartnerEquity.#sharing = { transport: this.#transport, authenticator: this.#authenticator };
+    PartnerEquity.#sharing = {
+      transport: this.#transport,
+      authenticator: this.#authenticator,
+      secrets: this.#secrets,
+    };
     try {
       return new PartnerEquity(merged);
     } finally {

@@ -3,6 +3,7 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { APIError, APIUserAbortError, PermissionDeniedError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { DEFAULT_RETRY, type RetryConfig } from '../core/retry-policy.js';
+import type { SecretRegistry } from '../core/secret-registry.js';
 import type { AssertionIdentity } from './assertion.js';
 import { requestJwtGrant } from './jwt-grant.js';
 import { describeRedacted, inspectSymbol } from './redacted.js';
@@ -10,7 +11,7 @@ import { ServerClock } from './server-clock.js';
 import type { Signer } from './signer.js';
 import type { SigningKey } from './signing-key.js';
 import type { TokenEndpoint, TokenExchangeResult } from './token-endpoint.js';
-import { TOKEN_PATH } from './token-response.js';
+import { MAX_ACCESS_TOKEN_LIFETIME_S, MAX_REFRESH_TOKEN_LIFETIME_S, TOKEN_PATH } from './token-response.js';
 
 /** Options of {@link TokenManager}. */
 export interface TokenManagerOptions {
@@ -30,6 +31,8 @@ export interface TokenManagerOptions {
   retry?: RetryConfig | undefined;
   /** Where background renewal failures are reported (they never reach callers). */
   logger?: Pick<Logger, 'debug' | 'warn'> | undefined;
+  /** Learns every assertion and refresh token before it is sent, and every token pair on arrival. */
+  secrets?: SecretRegistry | undefined;
 }
 
 interface HeldToken {
@@ -77,7 +80,19 @@ export class TokenManager implements Authenticator {
   #backgroundNotBefore = Number.NEGATIVE_INFINITY;
 
   constructor(options: TokenManagerOptions) {
-    this.#options = options;
+    const { endpoint, secrets } = options;
+    // What goes out (an assertion, a refresh token) is known before an answer can quote it back.
+    this.#options =
+      secrets === undefined
+        ? options
+        : {
+            ...options,
+            endpoint: (form, signal) => {
+              secrets.add(form['assertion']);
+              secrets.add(form['refresh_token']);
+              return endpoint(form, signal);
+            },
+          };
     this.#clock = options.clock ?? systemClock;
     this.#serverClock = new ServerClock(this.#clock);
     this.#random = options.random ?? Math.random;
@@ -168,15 +183,22 @@ export class TokenManager implements Authenticator {
     return this.#store(result, startedAt);
   }
 
-  /** Keeps a new token pair; times count from when the request started, so they err on the early side. */
+  /**
+   * Keeps a new token pair; times count from when the request started, so they err on the early side.
+   * Lifetimes are capped (24 h for access tokens, 30 days for refresh tokens): a server announcing more
+   * only makes the SDK renew earlier than it needed to.
+   */
   #store({ token, serverDate }: TokenExchangeResult, startedAt: number): HeldToken {
+    this.#options.secrets?.add(token.accessToken);
+    this.#options.secrets?.add(token.refreshToken);
     // The new refresh token replaces the old one before anything else can use either.
+    const refreshLifetime = Math.min(token.refreshExpiresIn, MAX_REFRESH_TOKEN_LIFETIME_S) * 1000;
     this.#refresh =
       token.refreshToken === undefined
         ? undefined
-        : { value: token.refreshToken, expiresAt: startedAt + token.refreshExpiresIn * 1000 };
+        : { value: token.refreshToken, expiresAt: startedAt + refreshLifetime };
     if (serverDate !== undefined) this.#serverClock.observe(serverDate);
-    const lifetime = token.expiresIn * 1000;
+    const lifetime = Math.min(token.expiresIn, MAX_ACCESS_TOKEN_LIFETIME_S) * 1000;
     const jitter = 1 + RENEW_JITTER * (2 * this.#random() - 1);
     const held: HeldToken = {
       accessToken: token.accessToken,
@@ -197,7 +219,7 @@ export class TokenManager implements Authenticator {
       audience: identity.audience,
       hasAccessToken: this.#token !== undefined,
       hasRefreshToken: this.#refresh !== undefined,
-      expiresAt: this.#token === undefined ? undefined : new Date(this.#token.expiresAt).toISOString(),
+      expiresAt: isoDate(this.#token?.expiresAt),
       clockOffsetMs: this.#serverClock.offsetMs,
     };
   }
@@ -217,6 +239,12 @@ function waitFor<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promi
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/** An epoch time as ISO 8601; `undefined` (never a `RangeError`) for one a `Date` cannot hold. */
+function isoDate(at: number | undefined): string | undefined {
+  const date = new Date(at ?? Number.NaN);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
 /** Log fields for a failure: its kind, never its payload. */

@@ -1,4 +1,6 @@
 import { type ErrorCode, PartnerEquityError, type StatusErrorCode } from './partner-equity-error.js';
+import { isSecretKey, redact, redactText } from './redact.js';
+import type { SecretRegistry } from './secret-registry.js';
 
 /** One element of the partner error envelope's `validationErrors`. */
 export interface ValidationErrorItem {
@@ -27,11 +29,22 @@ export interface APIErrorInit {
   body: unknown;
   /** Milliseconds the server asked to wait (`Retry-After`), if it said. */
   retryAfterMs: number | undefined;
+  /**
+   * @internal The client's secrets: removed by value from the body, headers and message (secret shapes are
+   * removed whatever this holds).
+   */
+  secrets?: SecretRegistry | undefined;
 }
 
 /**
  * The API answered with an error status. Fields come from the partner error envelope
  * (`{ code, detail, errorId, validationErrors }`) when the body carried one.
+ *
+ * Redacted when built: a server may quote the assertion, token or refresh token it refused (in `detail`, a
+ * 422's `input`, an HTML page). The body, headers, request id and so the message, stack, `detail`,
+ * `util.inspect` and `JSON.stringify` of the error hold `[REDACTED]` in place of the client's own secrets
+ * (by value) and of anything shaped like one (JWTs, `Bearer …`, PEM keys, `whsec_…`), and never a
+ * credential header.
  *
  * @example
  * ```ts
@@ -64,20 +77,24 @@ export class APIError extends PartnerEquityError {
   readonly retryAfterMs: number | undefined;
 
   constructor(init: APIErrorInit) {
-    const envelope = readEnvelope(init.body);
+    const { secrets } = init;
+    const body =
+      typeof init.body === 'string' ? redactText(init.body, secrets) : redact(init.body, { secrets });
+    const requestId = init.requestId === undefined ? undefined : redactText(init.requestId, secrets);
+    const envelope = readEnvelope(body);
     const code: ErrorCode = envelope.code ?? statusCode(init.status);
-    super(describe(init, envelope), code);
+    super(redactText(describe({ ...init, body, requestId }, envelope), secrets), code);
     this.status = init.status;
     this.detail = envelope.detail;
     this.errorId = envelope.errorId;
     this.validationErrors = envelope.validationErrors;
-    this.requestId = init.requestId;
-    this.headers = init.headers;
+    this.requestId = requestId;
+    this.headers = redactHeaderValues(init.headers, secrets);
     this.idempotencyKey = init.idempotencyKey;
     this.attempts = init.attempts;
     this.method = init.method;
     this.path = init.path;
-    this.body = init.body;
+    this.body = body;
     this.retryAfterMs = init.retryAfterMs;
   }
 
@@ -196,6 +213,15 @@ function readEnvelope(body: unknown): Envelope {
     errorId: optionalString(body['errorId']),
     validationErrors,
   };
+}
+
+// Credential headers are dropped; the others keep their names, with secret values replaced.
+function redactHeaderValues(headers: Headers, secrets: SecretRegistry | undefined): Headers {
+  const out = new Headers();
+  for (const [name, value] of headers) {
+    if (!isSecretKey(name)) out.append(name, redactText(value, secrets));
+  }
+  return out;
 }
 
 function describe(init: APIErrorInit, envelope: Envelope): string {

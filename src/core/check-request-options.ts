@@ -1,9 +1,34 @@
 import { InputValidationError, type ValidationIssue } from './errors.js';
 import type { RequestSpec } from './request-spec.js';
 
-// RFC 9110 token characters for a header name; a value may not hold CR, LF or NUL (header injection).
+// RFC 9110 token characters for a header name. A value may hold tabs, visible ASCII, spaces and obs-text
+// only (what undici accepts): a CR or LF would inject a header, and undici would refuse any control
+// character with an error that looked like a failed connection, retried.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const BAD_HEADER_VALUE = /[\r\n\0]/;
+const BAD_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * The issues of a header map (per-call `headers`, the client's `defaultHeaders`), each named
+ * `<path>.<header name>`; none when it is fine.
+ */
+export function headerIssues(headers: unknown, path: string): ValidationIssue[] {
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
+    return [{ path, message: 'must be an object of header names to string values' }];
+  }
+  const issues: ValidationIssue[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name))
+      issues.push({ path: `${path}.${name}`, message: 'is not a valid header name' });
+    else if (typeof value !== 'string') issues.push({ path: `${path}.${name}`, message: 'must be a string' });
+    else if (BAD_HEADER_VALUE.test(value)) {
+      issues.push({
+        path: `${path}.${name}`,
+        message: 'must not contain line breaks, NUL or other control characters',
+      });
+    }
+  }
+  return issues;
+}
 
 /**
  * Checks a call's {@link RequestOptions} before anything is sent, naming every bad one: plain-JS callers
@@ -31,20 +56,6 @@ export function checkRequestOptions(spec: RequestSpec<unknown>): void {
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     issues.push({ path: 'signal', message: 'must be an AbortSignal' });
   }
-  if (headers !== undefined) {
-    if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
-      issues.push({ path: 'headers', message: 'must be an object of header names to string values' });
-    } else {
-      for (const [name, value] of Object.entries(headers)) {
-        if (!HEADER_NAME.test(name))
-          issues.push({ path: `headers.${name}`, message: 'is not a valid header name' });
-        else if (typeof value !== 'string')
-          issues.push({ path: `headers.${name}`, message: 'must be a string' });
-        else if (BAD_HEADER_VALUE.test(value)) {
-          issues.push({ path: `headers.${name}`, message: 'must not contain line breaks or NUL' });
-        }
-      }
-    }
-  }
+  if (headers !== undefined) issues.push(...headerIssues(headers, 'headers'));
   if (issues.length > 0) throw new InputValidationError(subject, issues);
 }

@@ -3,9 +3,11 @@ import { z } from 'zod';
 import type { PrivateKeyInput } from '../auth/import-private-key.js';
 import type { Signer } from '../auth/signer.js';
 import type { Authenticator } from './authenticator.js';
+import { headerIssues } from './check-request-options.js';
 import type { Clock } from './clock.js';
 import { InputValidationError, toValidationIssues } from './errors.js';
 import { LOG_LEVELS, type Logger, type LogLevel } from './logger.js';
+import { isCleartextToNetwork } from './loopback-host.js';
 import { RESPONSE_VALIDATION_MODES, type ResponseValidationMode } from './response-validation.js';
 import type { RetryConfig } from './retry-policy.js';
 
@@ -25,7 +27,11 @@ import type { RetryConfig } from './retry-policy.js';
  * ```
  */
 export interface ClientOptions {
-  /** The environment's base URL, exactly as the API expects it as the JWT `aud` (a base path is kept). */
+  /**
+   * The environment's base URL, exactly as the API expects it as the JWT `aud` (a base path is kept).
+   * `https:`; plain `http:` only to this machine (`localhost`, `127.0.0.0/8`, `[::1]`) unless
+   * `allowInsecureHttp` is set.
+   */
   baseUrl: string;
   /** Your `client_id` (the assertion's `sub` and `client_id`). Needed for bearer-token routes. */
   clientId?: string | undefined;
@@ -58,8 +64,26 @@ export interface ClientOptions {
   logger?: Logger | undefined;
   /** @default the `PARTNER_EQUITY_LOG` environment variable, else 'warn' */
   logLevel?: LogLevel | undefined;
-  /** Headers sent with every request (per-call `headers` override them). */
+  /**
+   * Headers sent with every request (per-call `headers` override them). Checked like per-call headers:
+   * valid names, string values without line breaks or control characters.
+   */
   defaultHeaders?: Record<string, string> | undefined;
+  /**
+   * Accept a plain `http:` `baseUrl` whose host is not this machine. Over plain HTTP the assertion and the
+   * access and refresh tokens cross the network in cleartext, so the client refuses such a URL unless this
+   * is `true` (and then logs a warning when it is built). Only for a network you trust end to end, such as
+   * a TLS-terminating sidecar. Loopback URLs never need it.
+   * @default false
+   */
+  allowInsecureHttp?: boolean | undefined;
+  /**
+   * Show personal data in debug log lines. By default fields such as `email`, `firstName`, `lastName`,
+   * `dateOfBirth`, phone numbers, addresses and national ids, and e-mail addresses anywhere in a logged
+   * body, are replaced with `[MASKED]`. Secrets are redacted either way.
+   * @default false
+   */
+  logPersonalData?: boolean | undefined;
   /** The source of time for backoff waits, deadlines and token expiry. @default systemClock */
   clock?: Clock | undefined;
   /** Largest response body read, in bytes. @default 10 MiB */
@@ -135,6 +159,8 @@ const optionsSchema = z
       .optional(),
     logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
     defaultHeaders: z.record(z.string(), z.string()).optional(),
+    allowInsecureHttp: z.boolean().optional(),
+    logPersonalData: z.boolean().optional(),
     clock: z.custom<Clock>(hasMethods('now', 'sleep'), { message: 'must have now() and sleep()' }).optional(),
     maxResponseBytes: z.number().int().positive().optional(),
     responseValidation: z.enum(RESPONSE_VALIDATION_MODES).optional(),
@@ -145,6 +171,19 @@ const optionsSchema = z
       .optional(),
   })
   .superRefine((options, ctx) => {
+    if (options.allowInsecureHttp !== true && isCleartextToNetwork(options.baseUrl)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['baseUrl'],
+        message:
+          'is plain http to a host other than this machine, so tokens would travel in cleartext: use https, or set allowInsecureHttp: true for a network you trust',
+      });
+    }
+    if (options.defaultHeaders !== undefined) {
+      for (const issue of headerIssues(options.defaultHeaders, 'defaultHeaders')) {
+        ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
+      }
+    }
     if (options.fetch !== undefined && options.dispatcher !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['dispatcher'], message: 'cannot be combined with fetch' });
     }

@@ -1,6 +1,7 @@
 /**
  * A destination for the SDK's log lines. `console` fits; so do pino and winston loggers.
- * Fields are already redacted when they reach the logger.
+ * Fields are already redacted when they reach the logger (secrets by name, shape and value), bodies are cut
+ * at 2 KiB, and personal data fields are `[MASKED]` unless the client has `logPersonalData: true`.
  *
  * @example
  * ```ts

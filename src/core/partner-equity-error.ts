@@ -1,3 +1,5 @@
+import { redactText } from './redact.js';
+
 /** Codes for errors raised by the SDK itself (not by the API). */
 export type SdkErrorCode =
   | 'connection_error'
@@ -27,13 +29,17 @@ export type StatusErrorCode =
  */
 export type ErrorCode = SdkErrorCode | StatusErrorCode | (string & {});
 
-/** Base class of every error the SDK throws. */
+/**
+ * Base class of every error the SDK throws. Its message (and so its stack) is cleared of anything shaped
+ * like a secret (JWTs, `Bearer …`, PEM private keys, `whsec_…`) when it is built; API errors also remove
+ * the client's own tokens by value (see `APIError`).
+ */
 export class PartnerEquityError extends Error {
   /** Stable, machine-readable code; safe to branch on. */
   readonly code: ErrorCode;
 
   constructor(message: string, code: ErrorCode, options?: { cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(redactText(message), options?.cause === undefined ? undefined : { cause: options.cause });
     // Non-enumerable, like Error's own `name`, so `util.inspect` and JSON output stay about the failure.
     Object.defineProperty(this, 'name', { value: new.target.name, configurable: true, writable: true });
     this.code = code;

@@ -4,6 +4,7 @@ import { APIError, ResponseValidationError, toValidationIssues } from './errors.
 import { isSecretKey, redact, redactText } from './redact.js';
 import type { ResponseValidation } from './response-validation.js';
 import { parseRetryAfter } from './retry-policy.js';
+import type { SecretRegistry } from './secret-registry.js';
 import { headerOf, type TransportResponse } from './transport.js';
 
 /** The request id the API (or its gateway) put on a response. */
@@ -20,6 +21,8 @@ export interface ResponseContext {
   now: number;
   /** The route template for messages that group calls (`/v1/spv-requests/{slug}`); else `path`. */
   route?: string | undefined;
+  /** The client's secrets, redacted by value from what an error keeps of a body. */
+  secrets?: SecretRegistry | undefined;
 }
 
 /** A status, headers and the whole body text of one attempt. */
@@ -74,7 +77,7 @@ export async function parseSuccess<T, Body>(
         idempotencyKey: context.idempotencyKey,
         issues,
         summary,
-        body: body === undefined ? undefined : redact(body),
+        body: body === undefined ? undefined : redact(body, { secrets: context.secrets }),
       },
       { cause },
     );
@@ -86,7 +89,7 @@ export async function parseSuccess<T, Body>(
       value = JSON.parse(text);
     } catch {
       // The parser's message quotes the body, which may hold a token: keep it out (the excerpt is redacted).
-      throw fail('body is not valid JSON', [], errorBody(text, response.headers));
+      throw fail('body is not valid JSON', [], errorBody(text, response.headers, context.secrets));
     }
   } else {
     // Undeclared content type: JSON when it parses, else the text (e.g. the HTML of `/docs`).
@@ -159,8 +162,15 @@ function parseSyncFirst<T>(
   }
 }
 
-/** Builds the {@link APIError} subclass for an error status from its envelope (or a safe body excerpt). */
-export function toAPIError(context: ResponseContext, response: ReadResponse): APIError {
+/**
+ * Builds the {@link APIError} subclass for an error status from its envelope (or a safe body excerpt). The
+ * client's `secrets` are redacted by value, before a non-JSON body is cut to its excerpt.
+ */
+export function toAPIError(
+  context: ResponseContext,
+  response: ReadResponse,
+  secrets?: SecretRegistry,
+): APIError {
   const { status, headers, text } = response;
   return APIError.from({
     status,
@@ -170,14 +180,15 @@ export function toAPIError(context: ResponseContext, response: ReadResponse): AP
     requestId: requestIdOf(headers),
     idempotencyKey: context.idempotencyKey,
     attempts: context.attempts,
-    body: errorBody(text, headers),
+    body: errorBody(text, headers, secrets),
     retryAfterMs: parseRetryAfter(headers.get('retry-after'), context.now),
+    secrets,
   });
 }
 
 const EXCERPT_LENGTH = 200;
 
-function errorBody(text: string, headers: Headers): unknown {
+function errorBody(text: string, headers: Headers, secrets: SecretRegistry | undefined): unknown {
   if (text === '') return undefined;
   try {
     return JSON.parse(text);
@@ -189,7 +200,7 @@ function errorBody(text: string, headers: Headers): unknown {
     )
       .replace(/\s+/g, ' ')
       .trim();
-    const excerpt = redactText(plain);
+    const excerpt = redactText(plain, secrets);
     return excerpt.length > EXCERPT_LENGTH ? `${excerpt.slice(0, EXCERPT_LENGTH)}…` : excerpt;
   }
 }

@@ -1,5 +1,18 @@
+import type { SecretRegistry } from './secret-registry.js';
+
 /** What a secret is replaced with in logs and error details. */
 export const REDACTED = '[REDACTED]';
+
+/** What a personal data field (e-mail, names, date of birth…) is replaced with in log lines. */
+export const MASKED = '[MASKED]';
+
+/** How {@link redact} treats a value beyond the secret-named fields and secret shapes it always removes. */
+export interface RedactOptions {
+  /** The client's own secrets, replaced by value wherever they appear. */
+  secrets?: SecretRegistry | undefined;
+  /** Replace personal data fields ({@link isPersonalDataKey}) and e-mail addresses with `[MASKED]`. */
+  maskPersonalData?: boolean | undefined;
+}
 
 // Header names whose values are credentials.
 const secretHeaders = new Set([
@@ -16,14 +29,22 @@ const secretHeaders = new Set([
 const secretKey =
   /^(authorization|cookie|setcookie|assertion|clientassertion|password|secret|clientsecret|webhooksecret|privatekey|privatekeypem|d|token|accesstoken|refreshtoken|idtoken|apikey|signature)$|token$|secret$|password$|privatekey/;
 
+// Keys that hold an investor's personal data, matched like `secretKey`. `name` alone is not one: templates,
+// catalogs and share classes have names.
+const personalKey =
+  /^(e?mail|emailaddress|firstname|lastname|middlename|fullname|givenname|familyname|surname|legalname|maidenname|dateofbirth|birthdate|dob|phone|phonenumber|mobile|mobilenumber|telephone|address|streetaddress|addressline\d?|postcode|postalcode|zipcode|taxid|tin|ssn|socialsecuritynumber|nationalid|nationalidnumber|passportnumber|iban)$/;
+
 // Secrets recognised by shape, wherever they appear in free text: compact JWTs (three base64url parts),
-// `Bearer …` credentials, PEM private keys, `whsec_` webhook secrets.
+// `Bearer …`/`Basic …` credentials (not an auth-param such as `Bearer realm="api"`), PEM private keys,
+// `whsec_` webhook secrets.
 const secretPatterns: RegExp[] = [
   /eyJ[\w-]*\.[\w-]+\.[\w-]*/g,
-  /\b(Bearer|Basic)\s+[\w.~+/=-]+/gi,
+  /\b(Bearer|Basic)\s+(?![A-Za-z][\w-]*\s*=\s*["\w])[\w.~+/-]+=*/gi,
   /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g,
   /\bwhsec_[\w+/=-]+/g,
 ];
+
+const emailPattern = /[\w.%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+/g;
 
 /** Whether a header or field name names a credential. */
 export function isSecretKey(key: string): boolean {
@@ -32,54 +53,79 @@ export function isSecretKey(key: string): boolean {
   return secretKey.test(lower.replace(/[-_]/g, ''));
 }
 
-/** Replaces secrets found by shape (JWTs, bearer credentials, PEM keys, webhook secrets) in free text. */
-export function redactText(text: string): string {
-  let out = text;
+/** Whether a field name names personal data: e-mail, first/last/full name, date of birth, phone, address, ids. */
+export function isPersonalDataKey(key: string): boolean {
+  return personalKey.test(key.toLowerCase().replace(/[-_]/g, ''));
+}
+
+/**
+ * Replaces secrets in free text: the registry's values (when given), then secret shapes (JWTs, bearer
+ * credentials, PEM keys, webhook secrets).
+ */
+export function redactText(text: string, secrets?: SecretRegistry): string {
+  let out = secrets === undefined ? text : secrets.replace(text, REDACTED);
   for (const pattern of secretPatterns) out = out.replace(pattern, REDACTED);
   return out;
 }
 
-/** A copy of `headers` with credential values replaced. */
-export function redactHeaders(headers: Headers | Record<string, string>): Record<string, string> {
+function redactLeaf(text: string, options: RedactOptions): string {
+  const out = redactText(text, options.secrets);
+  return options.maskPersonalData === true ? out.replace(emailPattern, MASKED) : out;
+}
+
+/** A copy of `headers` with credential values replaced (by name, by value and by shape). */
+export function redactHeaders(
+  headers: Headers | Record<string, string>,
+  secrets?: SecretRegistry,
+): Record<string, string> {
   const out: Record<string, string> = {};
   const entries = headers instanceof Headers ? headers.entries() : Object.entries(headers);
-  for (const [name, value] of entries) out[name] = isSecretKey(name) ? REDACTED : redactText(value);
+  for (const [name, value] of entries) {
+    out[name] = isSecretKey(name) ? REDACTED : redactText(value, secrets);
+  }
   return out;
 }
 
 /**
- * A copy of a request or response body safe to log: secret-named fields replaced at any depth, secret-shaped
- * strings replaced everywhere. Strings are read as JSON or `x-www-form-urlencoded` when they parse as such.
+ * A copy of a request or response body safe to log or keep in an error: secret-named fields replaced at
+ * any depth, the client's secrets (with `options.secrets`) and secret-shaped strings replaced everywhere,
+ * personal data masked with `options.maskPersonalData`. Strings are read as JSON or
+ * `x-www-form-urlencoded` when they parse as such.
  *
  * @example
  * ```ts
  * redact('grant_type=refresh_token&refresh_token=rt_123'); // 'grant_type=refresh_token&refresh_token=[REDACTED]'
  * redact({ accessToken: 'at', expiresIn: 3600 });          // { accessToken: '[REDACTED]', expiresIn: 3600 }
+ * redact({ email: 'a@b.example' }, { maskPersonalData: true }); // { email: '[MASKED]' }
  * ```
  */
-export function redact(value: unknown): unknown {
-  if (typeof value === 'string') return redactString(value);
-  if (value instanceof Headers) return redactHeaders(value);
-  return redactValue(value, 0);
+export function redact(value: unknown, options: RedactOptions = {}): unknown {
+  if (typeof value === 'string') return redactString(value, options);
+  if (value instanceof Headers) return redactHeaders(value, options.secrets);
+  return redactValue(value, 0, options);
 }
 
-function redactValue(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return redactText(value);
+function redactValue(value: unknown, depth: number, options: RedactOptions): unknown {
+  if (typeof value === 'string') return redactLeaf(value, options);
   if (value === null || typeof value !== 'object') return value;
   if (depth > 20) return '[…]';
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1, options));
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    out[key] = isSecretKey(key) ? REDACTED : redactValue(item, depth + 1);
+    out[key] = isSecretKey(key)
+      ? REDACTED
+      : options.maskPersonalData === true && isPersonalDataKey(key) && item !== null && item !== undefined
+        ? MASKED
+        : redactValue(item, depth + 1, options);
   }
   return out;
 }
 
-function redactString(text: string): string {
+function redactString(text: string, options: RedactOptions): string {
   const trimmed = text.trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {
-      return JSON.stringify(redactValue(JSON.parse(trimmed), 0));
+      return JSON.stringify(redactValue(JSON.parse(trimmed), 0, options));
     } catch {
       // Not JSON after all: fall through to the shape-based redaction.
     }
@@ -88,11 +134,14 @@ function redactString(text: string): string {
     const params = new URLSearchParams(trimmed);
     const parts: string[] = [];
     for (const [key, item] of params) {
-      parts.push(
-        `${encodeURIComponent(key)}=${isSecretKey(key) ? REDACTED : encodeURIComponent(redactText(item))}`,
-      );
+      const shown = isSecretKey(key)
+        ? REDACTED
+        : options.maskPersonalData === true && isPersonalDataKey(key)
+          ? MASKED
+          : encodeURIComponent(redactLeaf(item, options));
+      parts.push(`${encodeURIComponent(key)}=${shown}`);
     }
     return parts.join('&');
   }
-  return redactText(text);
+  return redactLeaf(text, options);
 }

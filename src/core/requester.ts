@@ -24,6 +24,7 @@ import type { RequestSpec } from './request-spec.js';
 import type { ResponseValidation } from './response-validation.js';
 import { backoffDelay, isRetryableStatus, type RetryConfig } from './retry-policy.js';
 import { routeAuth } from './routes.js';
+import type { SecretRegistry } from './secret-registry.js';
 import { type CallState, sendAttempt } from './send-attempt.js';
 import type { Transport } from './transport.js';
 
@@ -49,6 +50,10 @@ export interface RequesterConfig {
   logLevel?: LogLevel | undefined;
   /** What to do with 2xx bodies that break the spec (see `responseValidation` in the client options). */
   validation: ResponseValidation;
+  /** The client's tokens and assertions, redacted by value from errors and log lines. */
+  secrets?: SecretRegistry | undefined;
+  /** Log personal data fields (e-mail, names, date of birth…) instead of masking them. @default false */
+  logPersonalData?: boolean | undefined;
 }
 
 /**
@@ -138,6 +143,7 @@ export class Requester {
           method: spec.method,
           path: spec.path,
           route: spec.route,
+          secrets: config.secrets,
           now: config.clock.now(),
         };
         if (read.status >= 200 && read.status < 300) {
@@ -151,7 +157,7 @@ export class Requester {
             spec.select?.bind(spec),
           );
         }
-        throw toAPIError(context, read);
+        throw toAPIError(context, read, config.secrets);
       } catch (error) {
         if (signal?.aborted && !(error instanceof APIUserAbortError)) {
           throw new AbortError(new APIUserAbortError(spec, { cause: signal.reason }));

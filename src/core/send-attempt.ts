@@ -7,10 +7,11 @@ import {
   PartnerEquityError,
   type RequestContext,
 } from './errors.js';
-import { redact, redactHeaders } from './logger.js';
+import { logBody } from './log-body.js';
 import { MultipartBody } from './multipart-body.js';
 import type { ReadResponse } from './read-response.js';
 import { readResponse, requestIdOf } from './read-response.js';
+import { type RedactOptions, redact, redactHeaders } from './redact.js';
 import type { RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester.js';
 
@@ -28,8 +29,6 @@ export interface CallState {
   timeout: number;
   refreshedAfter401?: boolean;
 }
-
-const LOGGED_BODY_LIMIT = 2000;
 
 /**
  * Sends one HTTP request and reads the whole response under the attempt's timeout (the per-attempt
@@ -93,19 +92,24 @@ export async function sendAttempt(
       const durationMs = clock.now() - started;
       const outcome =
         read === undefined ? `failed: ${failure?.message ?? 'unknown error'}` : String(read.status);
+      // Built only at debug level: a client that does not log pays nothing for redaction per request.
+      const redaction: RedactOptions = {
+        secrets: config.secrets,
+        maskPersonalData: config.logPersonalData !== true,
+      };
       logger.debug(`${spec.method} ${spec.path} → ${outcome} (attempt ${state.attempts}, ${durationMs}ms)`, {
         method: spec.method,
         path: spec.path,
-        query: spec.query === undefined ? undefined : redact(spec.query),
+        query: spec.query === undefined ? undefined : redact(spec.query, redaction),
         status: read?.status,
         attempt: state.attempts,
         durationMs,
         requestId: read === undefined ? undefined : requestIdOf(read.headers),
         idempotencyKey: state.idempotencyKey,
-        requestHeaders: redactHeaders(headers),
-        requestBody: describeBody(spec, body),
-        responseHeaders: read === undefined ? undefined : redactHeaders(read.headers),
-        responseBody: read === undefined ? undefined : truncate(String(redact(read.text))),
+        requestHeaders: redactHeaders(headers, config.secrets),
+        requestBody: describeBody(spec, body, redaction),
+        responseHeaders: read === undefined ? undefined : redactHeaders(read.headers, config.secrets),
+        responseBody: read === undefined ? undefined : logBody(read.text, redaction),
       });
     }
   }
@@ -131,14 +135,14 @@ function connectionMessage(error: unknown): string {
   return shown === undefined ? 'connection failed' : `connection failed (${shown})`;
 }
 
-function describeBody(spec: RequestSpec<unknown>, body: string | MultipartBody | undefined): unknown {
+function describeBody(
+  spec: RequestSpec<unknown>,
+  body: string | MultipartBody | undefined,
+  redaction: RedactOptions,
+): unknown {
   if (body === undefined) return undefined;
-  if (spec.json !== undefined) return redact(spec.json);
-  if (spec.form !== undefined) return redact(spec.form);
+  if (spec.json !== undefined) return logBody(spec.json, redaction);
+  if (spec.form !== undefined) return logBody(spec.form, redaction);
   if (body instanceof MultipartBody) return `[multipart form-data: ${body.fieldNames.join(', ')}]`;
-  return truncate(String(redact(body)));
-}
-
-function truncate(text: string): string {
-  return text.length > LOGGED_BODY_LIMIT ? `${text.slice(0, LOGGED_BODY_LIMIT)}…` : text;
+  return logBody(String(body), redaction);
 }

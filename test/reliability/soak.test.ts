@@ -45,7 +45,12 @@ beforeAll(async () => {
   // A skew wider than the soak's clock jumps: a background renewal can be in flight while the shared clock
   // jumps minutes between segments (in several steps), which ages even the SDK's fresh retry of the
   // assertion. Stale assertions are tested on their own in stale-assertion.test.ts.
-  fake = new FakePartnerEquity({ accessTokenTtlSeconds: 300, skewSeconds: 900 });
+  // The in-process client uses an https origin: the SDK refuses plain http to any host but this machine.
+  fake = new FakePartnerEquity({
+    accessTokenTtlSeconds: 300,
+    skewSeconds: 900,
+    baseUrl: 'https://fake-partner-equity.test',
+  });
   await fake.listen();
   const partner = await fake.createPartner();
   clientId = partner.clientId;
@@ -65,7 +70,7 @@ beforeAll(async () => {
   };
   clients = {
     loopback: new PartnerEquity({ ...common, baseUrl: partner.baseUrl }),
-    inProcess: new PartnerEquity({ ...common, baseUrl: 'http://fake-partner-equity.test', fetch: handlers }),
+    inProcess: new PartnerEquity({ ...common, baseUrl: 'https://fake-partner-equity.test', fetch: handlers }),
   };
   body = await spvBody(clients.inProcess);
 });

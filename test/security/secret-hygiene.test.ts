@@ -12,21 +12,28 @@ import { createNodeHandler } from '../../src/webhooks/node-handler.js';
 import { WebhookReceiver } from '../../src/webhooks/webhook-receiver.js';
 import { drivingClock } from '../helpers/driving-clock.js';
 import { memoryLogger } from '../helpers/memory-logger.js';
+import { type CliRuns, runCliScenarios } from './cli-scenarios.js';
 import { Exposure, type Secret, secretsOnWire } from './exposure.js';
+import { runQuotedSecretScenarios } from './quoted-secret-scenarios.js';
+import { startQuotingProxy } from './quoting-proxy.js';
 import { startRecordingProxy } from './recording-proxy.js';
 import { runPartnerScenarios } from './secret-scenarios.js';
 
 /**
  * Secret hygiene: partners' workflows at debug logging, through a proxy that records every byte (where the
  * test learns each assertion, access token and refresh token the SDK used), with faults, renewals, a 401
- * recovery, errors of every kind and webhooks. Then no private key (PEM body, JWK `d`), assertion
- * signature, access token, refresh token or webhook secret may appear — whole or as any 16-character
- * window — in a log line, an error message or stack, or `util.inspect`/`JSON.stringify` of an SDK object.
+ * recovery, errors of every kind and webhooks; a careless server that quotes those secrets back in error
+ * bodies, headers and HTML pages; and the `partner-equity token` command at debug level. Then no private
+ * key (PEM body, JWK `d`), assertion signature, access token, refresh token or webhook secret may appear —
+ * whole or as any 16-character window — in a log line, an error message or stack, `util.inspect`/
+ * `JSON.stringify` of an SDK object, or the CLI's output (beyond the one token it prints).
  */
 const exposure = new Exposure();
 const secrets: Secret[] = [];
 let closeAll: () => Promise<void>;
 let wireSecrets: Secret[] = [];
+let quotedSecrets: Secret[] = [];
+let cli: CliRuns;
 
 function keySecrets(pem: string): Secret[] {
   const body = pem.replace(/-----[^-]+-----|\s/g, '');
@@ -41,7 +48,9 @@ beforeAll(async () => {
   const proxy = await startRecordingProxy();
   const fake = new FakePartnerEquity({ accessTokenTtlSeconds: 300 });
   const { baseUrl } = await fake.listen();
-  proxy.forwardTo(Number(new URL(baseUrl).port));
+  // recording proxy → quoting proxy (answers for armed paths, quoting secrets back) → the fake.
+  const quoting = await startQuotingProxy(Number(new URL(baseUrl).port));
+  proxy.forwardTo(quoting.port);
   // Every connection the clients open goes through the recording proxy; URLs (and so `aud`) stay the fake's.
   const proxyPort = Number(new URL(proxy.origin).port);
   const dispatcher = new Agent({
@@ -101,6 +110,9 @@ beforeAll(async () => {
 
   await runPartnerScenarios({ fake, clients, exposure, webhook, hookUrl });
   await fake.idle();
+  const quotedClients = await runQuotedSecretScenarios({ fake, base, pem: clients.pem, quoting, exposure });
+  await fake.idle();
+  cli = await runCliScenarios(quoting, exposure, partner);
 
   for (const line of logger.lines) {
     exposure.add(`log ${line.level}: ${line.message}`, line.message);
@@ -118,11 +130,13 @@ beforeAll(async () => {
     exposure.addObject(name, value);
   }
   wireSecrets = secretsOnWire(proxy.sent(), proxy.received());
-  secrets.push(...wireSecrets);
+  quotedSecrets = quoting.secrets();
+  secrets.push(...wireSecrets, ...quotedSecrets, ...cli.secrets);
   vi.restoreAllMocks();
 
   closeAll = async () => {
-    for (const client of Object.values(clients)) await client.close();
+    for (const client of [...Object.values(clients), ...quotedClients]) await client.close();
+    await quoting.close();
     await new Promise((resolve) => hookServer.close(resolve));
     await dispatcher.close();
     await fake.close();
@@ -146,6 +160,16 @@ describe('secret hygiene at debug level', () => {
     }
     expect(wireSecrets.filter((s) => s.kind === 'refresh token').length).toBeGreaterThan(1); // a refresh happened
     expect(exposure.size).toBeGreaterThan(200);
+  });
+
+  it('a careless server quoted assertions, refresh and access tokens back, and the CLI ran at debug', () => {
+    // Every kind of secret went through the quoting proxy (and so could be quoted back).
+    const quotedKinds = new Set(quotedSecrets.map((secret) => secret.kind));
+    expect([...quotedKinds].sort()).toEqual(['access token', 'assertion', 'refresh token']);
+    // The CLI printed its token, alone, on stdout, and logged its attempts on stderr.
+    expect(cli.ok.status).toBe(0);
+    expect(cli.ok.stdout).toBe(`${cli.issued.accessToken}\n`);
+    expect(cli.ok.stderr).toMatch(/^partner-equity debug: POST \/v1\/oauth2\/tokens → 201/m);
   });
 
   it('no secret appears in any log line, error, inspect or JSON output', () => {

@@ -1,4 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from '../command.js';
@@ -84,7 +84,8 @@ export const mock: Command = {
       }
       const envFile = stringValue(values, 'env-out');
       if (envFile !== undefined) {
-        await writeFile(envFile, env.map(([name, value]) => `${name}=${value}\n`).join(''), { mode: 0o600 });
+        // Holds the webhook secret: 0600 even when the file existed (it is replaced, never followed).
+        await writeSecretFile(envFile, env.map(([name, value]) => `${name}=${value}\n`).join(''), true);
       }
       io.stdout.write(
         [

@@ -1,0 +1,28 @@
+import type { Writable } from 'node:stream';
+import type { Logger } from '../core/logger.js';
+
+/**
+ * The CLI's {@link Logger}: every line to stderr, never stdout, so a command's output stays exactly its
+ * result — `$(partner-equity token)` is the token even with `PARTNER_EQUITY_LOG=debug`. One line per call:
+ * level, message, then the (already redacted) fields as JSON.
+ *
+ * @example
+ * ```ts
+ * new PartnerEquity({ ...credentials, logger: stderrLogger(io.stderr) });
+ * ```
+ */
+export function stderrLogger(stderr: Writable): Logger {
+  const at = (level: string) => (message: string, fields?: Record<string, unknown>) => {
+    const json = fields === undefined ? '' : ` ${safeJson(fields)}`;
+    stderr.write(`partner-equity ${level}: ${message}${json}\n`);
+  };
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+function safeJson(fields: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(fields);
+  } catch {
+    return '{}';
+  }
+}

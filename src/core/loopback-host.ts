@@ -1,0 +1,21 @@
+/**
+ * Whether a URL's hostname (as `new URL(…).hostname` gives it) is this machine: `localhost`, an address in
+ * `127.0.0.0/8` or `[::1]`. Traffic to it never leaves the host, so plain `http:` is acceptable there.
+ *
+ * @example
+ * ```ts
+ * isLoopbackHost(new URL('http://127.0.0.1:4010').hostname); // true
+ * isLoopbackHost(new URL('http://api.example').hostname);    // false
+ * ```
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** Whether `url` is plain `http:` to a host other than this machine (tokens would cross a network in cleartext). */
+export function isCleartextToNetwork(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const parsed = new URL(url);
+  return parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname);
+}

@@ -1,0 +1,66 @@
+/** Values shorter than this are not registered: replacing them would mangle ordinary text. */
+export const MIN_SECRET_LENGTH = 8;
+
+/** How many values one registry remembers (the oldest goes first): tokens rotate, old ones fade out. */
+export const MAX_SECRETS = 32;
+
+const inspectSymbol: unique symbol = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * The secret values one client currently knows — its access and refresh tokens and the last assertions —
+ * so that text built from what a server sent back (an error body quoting the assertion, a 401 detail
+ * quoting the token, a proxy's HTML page) can be redacted by value, not only by shape.
+ *
+ * Fed by the token manager when a token pair arrives and before each assertion or refresh token is sent:
+ * a few writes per token lifetime, nothing per request. Read only on error paths and by debug logging.
+ *
+ * @example
+ * ```ts
+ * const secrets = new SecretRegistry();
+ * secrets.add('pe_at_0123456789abcdef');
+ * secrets.replace('token pe_at_0123456789abcdef expired'); // 'token [REDACTED] expired'
+ * ```
+ */
+export class SecretRegistry {
+  // Private, so inspect and JSON of the registry (and of anything holding it) never list the values.
+  // Each value also under its URL-encoded form, which is how a server may quote a form body.
+  #values: string[] = [];
+
+  /** Remembers `value` (and its URL-encoded form) until {@link MAX_SECRETS} newer values push it out. */
+  add(value: string | undefined): void {
+    if (value === undefined || value.length < MIN_SECRET_LENGTH) return;
+    const forms = [value];
+    const encoded = encodeURIComponent(value);
+    if (encoded !== value) forms.push(encoded);
+    for (const form of forms) {
+      const at = this.#values.indexOf(form);
+      if (at !== -1) this.#values.splice(at, 1);
+      this.#values.push(form);
+    }
+    if (this.#values.length > MAX_SECRETS) this.#values.splice(0, this.#values.length - MAX_SECRETS);
+  }
+
+  /** `text` with every remembered value replaced by `replacement`. */
+  replace(text: string, replacement = '[REDACTED]'): string {
+    let out = text;
+    // Newest first: a value contained in another (unlikely, harmless) is then replaced inside it too.
+    for (let i = this.#values.length - 1; i >= 0; i -= 1) {
+      const value = this.#values[i] as string;
+      if (out.includes(value)) out = out.split(value).join(replacement);
+    }
+    return out;
+  }
+
+  /** How many values (and URL-encoded forms) are remembered. */
+  get size(): number {
+    return this.#values.length;
+  }
+
+  toJSON(): { size: number } {
+    return { size: this.#values.length };
+  }
+
+  [inspectSymbol](): string {
+    return `SecretRegistry { size: ${this.#values.length} }`;
+  }
+}
