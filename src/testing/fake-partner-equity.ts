@@ -13,6 +13,8 @@ import { randomId } from './ids.js';
 import { type LoopbackServer, startLoopbackServer } from './loopback-server.js';
 import { ManualClock } from './manual-clock.js';
 import { createHandlers } from './msw-handlers.js';
+import type { FakeProfileName } from './profiles/fake-profile.js';
+import { profileNamed } from './profiles/profile-named.js';
 import type { RecordedRequest, TokenRequestRecord } from './request-log.js';
 import { allRoutes } from './routes/all-routes.js';
 import type { FakeServices, FakeSettings } from './services.js';
@@ -74,6 +76,8 @@ export class FakePartnerEquity {
   readonly handlers: HttpHandler[];
   /** Simulated server clock offset (ms) over {@link clock}; change it at any time. */
   clockOffsetMs: number;
+  /** Which server the fake plays where the spec is silent (option `profile`). */
+  readonly profile: FakeProfileName;
 
   readonly #settings: FakeSettings;
   readonly #services: FakeServices;
@@ -89,7 +93,9 @@ export class FakePartnerEquity {
   #partners = 0;
 
   constructor(options: FakePartnerEquityOptions = {}) {
-    this.#settings = resolveSettings(options);
+    const profile = profileNamed(options.profile);
+    this.profile = profile.name;
+    this.#settings = resolveSettings(options, profile.defaults);
     this.clock = options.clock ?? new ManualClock();
     this.clockOffsetMs = options.clockOffsetMs ?? 0;
     this.#origins.add(this.#settings.baseUrl);
@@ -98,6 +104,7 @@ export class FakePartnerEquity {
     const state = new FakeState();
     this.#services = {
       settings: this.#settings,
+      profile,
       clock: this.clock,
       now,
       state,
@@ -118,7 +125,7 @@ export class FakePartnerEquity {
     };
     this.admin = new FakeAdmin(this.#services);
     this.webhooks = new FakeWebhooks(this.#sender, this.#events);
-    this.handlers = createHandlers(allRoutes(), this.#services);
+    this.handlers = createHandlers(allRoutes(profile), this.#services);
     this.clock.setSettle(() => this.#sender.flush());
     this.#stopReconciler = startReconciler(
       this.clock,
