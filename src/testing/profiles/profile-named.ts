@@ -1,8 +1,10 @@
+import { ALTERNATE_PROFILE } from './alternate-profile.js';
 import { DEFAULT_PROFILE } from './default-profile.js';
 import type { FakeProfile, FakeProfileName } from './fake-profile.js';
 
-const PROFILES: Partial<Record<FakeProfileName, FakeProfile>> = {
+const PROFILES: Record<FakeProfileName, FakeProfile> = {
   default: DEFAULT_PROFILE,
+  alternate: ALTERNATE_PROFILE,
 };
 
 /** The profile named by `FakePartnerEquityOptions.profile`; an unknown name fails where the fake is built. */

@@ -43,7 +43,7 @@ export const spvRequestRoutes = ({ schemas, present, accept, routes }: FakeProfi
     partner: true,
     doc: {
       operationId: 'listSpvRequests',
-      summary: "The caller's SPV requests, newest first",
+      summary: `The caller's SPV requests, ${routes.listOrder.replace('-first', ' first')}`,
       tag: 'SPV requests',
       query: schemas.SpvRequestListParams,
       responses: {
