@@ -52,6 +52,8 @@ export interface CreatePartnerOptions {
  * reuse detection, idempotency, `client_id` scoping, the SPV request lifecycle, investors, subscriptions,
  * uploads, contracts, `/openapi.json`, signed webhooks with the spec's retry schedule, an injectable
  * clock and fault injection. Run it on a loopback port (`listen()`) or in-process through MSW (`handlers`).
+ * Where the spec says "not shown" it answers as its `profile` says: its own choices (`'default'`), or
+ * another plausible server's for every one of them (`'alternate'`, listed in `ALTERNATE_PROFILE_CHOICES`).
  *
  * @example
  * ```ts
@@ -61,6 +63,8 @@ export interface CreatePartnerOptions {
  * const client = new PartnerEquity({ ...partner, clock: fake.clock });
  * // ...
  * await fake.close();
+ *
+ * const other = new FakePartnerEquity({ profile: 'alternate' }); // nulls, +00:00 timestamps, summaries…
  * ```
  */
 export class FakePartnerEquity {
