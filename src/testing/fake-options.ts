@@ -1,12 +1,19 @@
 import type { ManualClock } from './manual-clock.js';
+import type { FakeProfileName, ProfileDefaults } from './profiles/fake-profile.js';
 import type { FakeSettings } from './services.js';
 import type { FakeWebhookOptions } from './webhooks/fake-webhook-options.js';
-import { MAX_INVESTOR_ROWS } from './wire/investors.js';
-import { MAX_SUBSCRIPTION_ROWS } from './wire/subscriptions.js';
 import { MAX_UPLOAD_BYTES } from './wire/uploads.js';
 
 /** Options of `new FakePartnerEquity(options)`; every one has a default that matches the spec. */
 export interface FakePartnerEquityOptions {
+  /**
+   * Which server to play where the spec says "not shown": the fake's own choices, or another plausible
+   * choice for every one of them (`null` for absent fields, `+00:00` timestamps with microseconds, summary
+   * list entries, contracts behind a bearer token…; the README lists both side by side). What the spec
+   * states is the same in both. Several options below default differently per profile.
+   * @default 'default'
+   */
+  profile?: FakeProfileName;
   /**
    * The base URL the fake answers under MSW (and the `aud` assertions must carry there). Once
    * `listen()` runs, the loopback URL is served too. An origin only: no path.
@@ -17,9 +24,9 @@ export interface FakePartnerEquityOptions {
   clock?: ManualClock;
   /** Simulates a server clock this many ms ahead (negative: behind) of `clock`. @default 0 */
   clockOffsetMs?: number;
-  /** Tolerated clock skew on assertion `iat`/`exp`, in seconds. @default 5 */
+  /** Tolerated clock skew on assertion `iat`/`exp`, in seconds. @default 5 (alternate profile: 10) */
   skewSeconds?: number;
-  /** Longest accepted assertion lifetime (`exp - iat`), in seconds. @default 300 */
+  /** Longest accepted assertion lifetime (`exp - iat`), in seconds. @default 300 (alternate profile: 60) */
   maxAssertionLifetimeSeconds?: number;
   /** @default 3600 */
   accessTokenTtlSeconds?: number;
@@ -27,11 +34,11 @@ export interface FakePartnerEquityOptions {
   refreshTokenTtlSeconds?: number;
   /** Upload size limit in bytes (413 above). @default 10485760 (10 MiB) */
   uploadLimitBytes?: number;
-  /** Largest JSON or form body in bytes (413 above). @default 5242880 (5 MiB) */
+  /** Largest JSON or form body in bytes (413 above). @default 5242880 (5 MiB; alternate profile: 2 MiB) */
   maxJsonBodyBytes?: number;
-  /** Rows per `POST /v1/investors` (422 above). @default 500 */
+  /** Rows per `POST /v1/investors` (422 above). @default 500 (alternate profile: 1000) */
   maxInvestorRows?: number;
-  /** Rows per `POST /v1/spvs/{spv_slug}/subscriptions` (422 above). @default 500 */
+  /** Rows per `POST /v1/spvs/{spv_slug}/subscriptions` (422 above). @default 500 (alternate profile: 1000) */
   maxSubscriptionRows?: number;
   /** @default 86400000 (24 h) */
   idempotencyRetentionMs?: number;
@@ -41,7 +48,8 @@ export interface FakePartnerEquityOptions {
   reconcilerIntervalMs?: number;
   /**
    * Signing scheme, retry signing and payload shape of the webhooks sent.
-   * @default { scheme: 'standard-webhooks', retrySigning: 'fresh', payloads: 'full' }
+   * @default { scheme: 'standard-webhooks', retrySigning: 'fresh', payloads: 'full' } ('minimal' payloads in
+   * the alternate profile)
    */
   webhooks?: FakeWebhookOptions | undefined;
 }
@@ -53,8 +61,8 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return out;
 }
 
-/** Applies defaults and checks values once, so a typo fails where the fake is built. */
-export function resolveSettings(options: FakePartnerEquityOptions): FakeSettings {
+/** Applies defaults (the profile's where it has one) and checks values once, so a typo fails where the fake is built. */
+export function resolveSettings(options: FakePartnerEquityOptions, defaults: ProfileDefaults): FakeSettings {
   const base = new URL(options.baseUrl ?? 'http://fake-partner-equity.test');
   if (base.pathname !== '/' || base.search !== '' || base.hash !== '') {
     throw new TypeError(
@@ -63,18 +71,22 @@ export function resolveSettings(options: FakePartnerEquityOptions): FakeSettings
   }
   return {
     baseUrl: base.origin,
-    skewSeconds: positive('skewSeconds', options.skewSeconds, 5),
+    skewSeconds: positive('skewSeconds', options.skewSeconds, defaults.skewSeconds),
     maxAssertionLifetimeSeconds: positive(
       'maxAssertionLifetimeSeconds',
       options.maxAssertionLifetimeSeconds,
-      300,
+      defaults.maxAssertionLifetimeSeconds,
     ),
     accessTokenTtlSeconds: positive('accessTokenTtlSeconds', options.accessTokenTtlSeconds, 3600),
     refreshTokenTtlSeconds: positive('refreshTokenTtlSeconds', options.refreshTokenTtlSeconds, 2_592_000),
     uploadLimitBytes: positive('uploadLimitBytes', options.uploadLimitBytes, MAX_UPLOAD_BYTES),
-    maxJsonBodyBytes: positive('maxJsonBodyBytes', options.maxJsonBodyBytes, 5 * 1024 * 1024),
-    maxInvestorRows: positive('maxInvestorRows', options.maxInvestorRows, MAX_INVESTOR_ROWS),
-    maxSubscriptionRows: positive('maxSubscriptionRows', options.maxSubscriptionRows, MAX_SUBSCRIPTION_ROWS),
+    maxJsonBodyBytes: positive('maxJsonBodyBytes', options.maxJsonBodyBytes, defaults.maxJsonBodyBytes),
+    maxInvestorRows: positive('maxInvestorRows', options.maxInvestorRows, defaults.maxInvestorRows),
+    maxSubscriptionRows: positive(
+      'maxSubscriptionRows',
+      options.maxSubscriptionRows,
+      defaults.maxSubscriptionRows,
+    ),
     idempotencyRetentionMs: positive('idempotencyRetentionMs', options.idempotencyRetentionMs, 86_400_000),
     webhookTimeoutMs: positive('webhookTimeoutMs', options.webhookTimeoutMs, 5_000),
     reconcilerIntervalMs: positive('reconcilerIntervalMs', options.reconcilerIntervalMs, 60_000),

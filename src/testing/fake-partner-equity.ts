@@ -13,6 +13,8 @@ import { randomId } from './ids.js';
 import { type LoopbackServer, startLoopbackServer } from './loopback-server.js';
 import { ManualClock } from './manual-clock.js';
 import { createHandlers } from './msw-handlers.js';
+import type { FakeProfileName } from './profiles/fake-profile.js';
+import { profileNamed } from './profiles/profile-named.js';
 import type { RecordedRequest, TokenRequestRecord } from './request-log.js';
 import { allRoutes } from './routes/all-routes.js';
 import type { FakeServices, FakeSettings } from './services.js';
@@ -52,6 +54,8 @@ export interface CreatePartnerOptions {
  * reuse detection, idempotency, `client_id` scoping, the SPV request lifecycle, investors, subscriptions,
  * uploads, contracts, `/openapi.json`, signed webhooks with the spec's retry schedule, an injectable
  * clock and fault injection. Run it on a loopback port (`listen()`) or in-process through MSW (`handlers`).
+ * Where the spec says "not shown" it answers as its `profile` says: its own choices (`'default'`), or
+ * another plausible server's for every one of them (`'alternate'`, listed in `ALTERNATE_PROFILE_CHOICES`).
  *
  * @example
  * ```ts
@@ -61,6 +65,8 @@ export interface CreatePartnerOptions {
  * const client = new PartnerEquity({ ...partner, clock: fake.clock });
  * // ...
  * await fake.close();
+ *
+ * const other = new FakePartnerEquity({ profile: 'alternate' }); // nulls, +00:00 timestamps, summaries…
  * ```
  */
 export class FakePartnerEquity {
@@ -76,6 +82,8 @@ export class FakePartnerEquity {
   readonly handlers: HttpHandler[];
   /** Simulated server clock offset (ms) over {@link clock}; change it at any time. */
   clockOffsetMs: number;
+  /** Which server the fake plays where the spec is silent (option `profile`). */
+  readonly profile: FakeProfileName;
 
   readonly #settings: FakeSettings;
   readonly #services: FakeServices;
@@ -92,16 +100,22 @@ export class FakePartnerEquity {
   #partners = 0;
 
   constructor(options: FakePartnerEquityOptions = {}) {
-    this.#settings = resolveSettings(options);
+    const profile = profileNamed(options.profile);
+    this.profile = profile.name;
+    this.#settings = resolveSettings(options, profile.defaults);
     this.clock = options.clock ?? new ManualClock();
     this.clockOffsetMs = options.clockOffsetMs ?? 0;
     this.#origins.add(this.#settings.baseUrl);
     const now = () => this.clock.now() + this.clockOffsetMs;
-    this.#webhookSettings = resolveFakeWebhookOptions(options.webhooks);
+    this.#webhookSettings = resolveFakeWebhookOptions({
+      ...options.webhooks,
+      payloads: options.webhooks?.payloads ?? profile.webhookPayloads,
+    });
     this.#sender = new WebhookSender(this.clock, now, this.#settings.webhookTimeoutMs, this.#webhookSettings);
     const state = new FakeState();
     this.#services = {
       settings: this.#settings,
+      profile,
       clock: this.clock,
       now,
       state,
@@ -122,7 +136,7 @@ export class FakePartnerEquity {
     };
     this.admin = new FakeAdmin(this.#services);
     this.webhooks = new FakeWebhooks(this.#sender, this.#events);
-    this.handlers = createHandlers(allRoutes(), this.#services);
+    this.handlers = createHandlers(allRoutes(profile), this.#services);
     this.clock.setSettle(() => this.#sender.flush());
     this.#stopReconciler = startReconciler(
       this.clock,

@@ -16,6 +16,8 @@ export {
 export { FakeWebhooks } from './fake-webhooks.js';
 export type { FaultInjector, FaultMatch, FaultSpec, InjectedFault } from './fault-injector.js';
 export { type CancelTimer, ManualClock } from './manual-clock.js';
+export { ALTERNATE_PROFILE_CHOICES, type ProfileChoice } from './profiles/alternate-choices.js';
+export type { FakeProfileName } from './profiles/fake-profile.js';
 export type { RecordedRequest, TokenRequestRecord } from './request-log.js';
 export type {
   FundingRecord,

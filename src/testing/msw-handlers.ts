@@ -13,8 +13,9 @@ const methods = { GET: http.get, POST: http.post, DELETE: http.delete } as const
  */
 export function createHandlers(routes: Route[], services: FakeServices): HttpHandler[] {
   const ours = (request: Request) => services.servesOrigin(new URL(request.url).origin);
-  const handlers = routes.map((route) => {
-    const match = compilePath(route.path);
+  const matchers = routes.map((route) => ({ method: route.method, match: compilePath(route.path) }));
+  const handlers = routes.map((route, i) => {
+    const match = matchers[i]!.match;
     return methods[route.method](
       ({ request }) => {
         if (!ours(request)) return false;
@@ -27,7 +28,11 @@ export function createHandlers(routes: Route[], services: FakeServices): HttpHan
   handlers.push(
     http.all(
       ({ request }) => ours(request),
-      ({ request }) => serve(undefined, request, services),
+      ({ request }) => {
+        const path = new URL(request.url).pathname;
+        const allowed = matchers.filter((m) => m.match(path) !== undefined).map((m) => m.method);
+        return serve(undefined, request, services, [...new Set(allowed)]);
+      },
     ),
   );
   return handlers;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import type { FakeProfile } from './profiles/fake-profile.js';
 import type { Route } from './route.js';
-import * as schemas from './wire/index.js';
 
 type Json = Record<string, unknown>;
 
@@ -10,9 +10,9 @@ function clean(schema: Json): Json {
 }
 
 /** Registers every exported resource schema under its export name, plus route-local ones under derived names. */
-function collect(routes: Route[]) {
+function collect(routes: Route[], components: Record<string, unknown>) {
   const registry = z.registry<{ id: string }>();
-  for (const [name, value] of Object.entries(schemas)) {
+  for (const [name, value] of Object.entries(components)) {
     if (value instanceof z.ZodType && !registry.has(value)) registry.add(value, { id: name });
   }
   const idOf = (schema: z.ZodType, fallback: string): string => {
@@ -64,12 +64,12 @@ function parameters(route: Route): Json[] {
 }
 
 /**
- * The OpenAPI 3.1 description of the fake, generated from the route table and the shared zod schemas (so it
- * cannot drift from what the fake does), labelled version 0.1.0 as the spec's description is.
+ * The OpenAPI 3.1 description of the fake, generated from the route table and the profile's zod schemas (so
+ * it cannot drift from what the fake does), labelled version 0.1.0 as the spec's description is.
  */
-export function buildOpenApi(routes: Route[], serverUrl: string): Json {
+export function buildOpenApi(routes: Route[], serverUrl: string, profile: FakeProfile): Json {
   const visible = routes.filter((route) => route.hidden !== true);
-  const { registry, refs } = collect(visible);
+  const { registry, refs } = collect(visible, profile.schemas.components);
   const generated = z.toJSONSchema(registry, {
     uri: (id) => `#/components/schemas/${id}`,
     unrepresentable: 'any',
@@ -115,7 +115,7 @@ export function buildOpenApi(routes: Route[], serverUrl: string): Json {
     info: {
       title: 'Partner Equity API',
       version: '0.1.0',
-      description: 'Served by the fake Partner Equity API (@partner-equity/sdk/testing).',
+      description: profile.description,
     },
     servers: [{ url: serverUrl }],
     tags: [...new Set(visible.map((route) => route.doc.tag))].map((name) => ({ name })),

@@ -4,7 +4,6 @@ import type { FaultSpec } from './fault-injector.js';
 import { fingerprint } from './fingerprint.js';
 import { HttpProblem, unauthorized, unprocessableAt } from './http-problem.js';
 import { IdempotencyStore } from './idempotency-store.js';
-import { randomId } from './ids.js';
 import type { RecordedRequest } from './request-log.js';
 import type { RouteContext, RouteResult } from './route.js';
 import type { RouteMatch } from './route-matcher.js';
@@ -60,7 +59,7 @@ function toResponse(
 ): Response {
   const headers = new Headers({
     date: new Date(services.now()).toUTCString(),
-    'x-request-id': randomId('req'),
+    'x-request-id': services.profile.present.requestId(),
     ...result.headers,
     ...extra,
   });
@@ -73,8 +72,15 @@ function toResponse(
   return new Response(JSON.stringify(result.json), { status: result.status, headers });
 }
 
-function problemResult(problem: HttpProblem): RouteResult {
-  return { status: problem.status, json: problem.body(randomId('err')), headers: problem.headers };
+// The profile presents the envelope: its own `code`s, `errorId` and headers.
+function problemResult(problem: HttpProblem, services: FakeServices): RouteResult {
+  const { present } = services.profile;
+  const { status, body, headers } = present.problem({
+    status: problem.status,
+    body: problem.body(present.errorId()),
+    headers: problem.headers,
+  });
+  return { status, json: body, headers };
 }
 
 function bearer(
@@ -93,10 +99,14 @@ async function handle(
   url: URL,
   services: FakeServices,
   entry: RecordedRequest,
+  allowed: string[],
 ): Promise<Response> {
   try {
-    if (match === undefined)
+    if (match === undefined) {
+      const answer = services.profile.present.noRoute(request.method, url.pathname, allowed);
+      if (answer !== undefined) return toResponse(answer, services);
       throw new HttpProblem(404, 'not_found', `No route for ${request.method} ${url.pathname}`);
+    }
     const { route, params } = match;
     const auth = route.auth === 'bearer' ? bearer(request, services) : undefined;
     if (route.partner && auth?.client.provisioned === false) {
@@ -160,11 +170,11 @@ async function handle(
     }
     return toResponse(route.run(ctx, input), services);
   } catch (error) {
-    if (error instanceof HttpProblem) return toResponse(problemResult(error), services);
+    if (error instanceof HttpProblem) return toResponse(problemResult(error, services), services);
     // A bug in the fake itself: answer 500 so the test sees it, and keep the cause in the body.
     const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     return toResponse(
-      problemResult(new HttpProblem(500, 'internal_error', `Fake API bug: ${detail}`)),
+      problemResult(new HttpProblem(500, 'internal_error', `Fake API bug: ${detail}`), services),
       services,
     );
   }
@@ -173,12 +183,14 @@ async function handle(
 /**
  * Serves one request the way every route shares: injected faults first, then authentication, the 403 for
  * unprovisioned clients, path and `Idempotency-Key` checks, parsing, the idempotency store, and the route.
- * Every response carries `Date` (the fake's clock) and `X-Request-Id`.
+ * Every response carries `Date` (the fake's clock) and `X-Request-Id`. Without a `match`, `allowed` lists the
+ * methods the path has (empty for an unknown path).
  */
 export async function serve(
   match: RouteMatch | undefined,
   request: Request,
   services: FakeServices,
+  allowed: string[] = [],
 ): Promise<Response> {
   const url = new URL(request.url);
   const entry: RecordedRequest = {
@@ -199,9 +211,12 @@ export async function serve(
   if (fault?.status !== undefined) {
     if (fault.delayMs !== undefined) await hold(fault.delayMs, request.signal, services.closed);
     entry.fault = 'status';
-    response = toResponse(problemResult(faultProblem({ ...fault, status: fault.status })), services);
+    response = toResponse(
+      problemResult(faultProblem({ ...fault, status: fault.status }), services),
+      services,
+    );
   } else {
-    response = await handle(match, request, url, services, entry);
+    response = await handle(match, request, url, services, entry, allowed);
     if (fault?.delayMs !== undefined) {
       entry.fault = 'delay';
       await hold(fault.delayMs, request.signal, services.closed);

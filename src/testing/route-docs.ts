@@ -1,6 +1,6 @@
 import type { z } from 'zod';
+import type { ProfileSchemas } from './profiles/fake-profile.js';
 import type { RouteDoc } from './route.js';
-import { PartnerErrorBody, ValidationErrorBody } from './wire/errors.js';
 
 const descriptions: Record<number, string> = {
   400: 'Validation failed (partner error envelope with validationErrors)',
@@ -13,13 +13,16 @@ const descriptions: Record<number, string> = {
   422: 'Request fails schema validation',
 };
 
-/** Response docs for the listed error statuses, with the envelope each one uses. */
-export function errorResponses(...statuses: number[]): RouteDoc['responses'] {
+/** Response docs for the listed error statuses, with the profile's envelope each one uses. */
+export function errorResponses(
+  schemas: Pick<ProfileSchemas, 'PartnerErrorBody' | 'ValidationErrorBody'>,
+  ...statuses: number[]
+): RouteDoc['responses'] {
   const out: RouteDoc['responses'] = {};
   for (const status of statuses) {
     out[status] = {
       description: descriptions[status] ?? 'Error',
-      schema: status === 422 ? ValidationErrorBody : PartnerErrorBody,
+      schema: status === 422 ? schemas.ValidationErrorBody : schemas.PartnerErrorBody,
     };
   }
   return out;

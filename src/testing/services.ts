@@ -4,6 +4,7 @@ import type { TokenStore } from './auth/token-store.js';
 import type { FaultInjector } from './fault-injector.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { ManualClock } from './manual-clock.js';
+import type { FakeProfile } from './profiles/fake-profile.js';
 import type { RecordedRequest, TokenRequestRecord } from './request-log.js';
 import type { FakeState } from './state/fake-state.js';
 
@@ -26,6 +27,8 @@ export interface FakeSettings {
 /** What routes, admin controls and the pipeline share: one instance per fake. @internal */
 export interface FakeServices {
   readonly settings: FakeSettings;
+  /** The server the fake plays where the spec is silent. */
+  readonly profile: FakeProfile;
   readonly clock: ManualClock;
   /** The server's time: the clock plus the simulated server clock offset. */
   now(): number;

@@ -5,6 +5,10 @@ import type { ClientRegistry, RegisteredClient } from './client-registry.js';
 
 /** What the fake checks an assertion against. */
 export interface AssertionPolicy {
+  /** Accepted JWS `alg` values (the profile's choice: `EdDSA`, and maybe RFC 9864's `Ed25519`). */
+  algorithms: readonly string[];
+  /** Whether a one-element `aud` array counts as its string. */
+  audienceArray: boolean;
   clients: ClientRegistry;
   /** The base URL the request was addressed to: `aud` must equal it exactly. */
   audience: string;
@@ -15,9 +19,6 @@ export interface AssertionPolicy {
   /** Remembers an assertion id until `expiresAt` (seconds); returns false when it was already seen. */
   remember(id: string, expiresAt: number): boolean;
 }
-
-// RFC 8037 names the algorithm `EdDSA`; RFC 9864 adds the fully specified `Ed25519`. Both mean Ed25519 here.
-const ALGORITHMS = ['EdDSA', 'Ed25519'];
 
 function decode(assertion: string): JWTPayload {
   try {
@@ -37,7 +38,7 @@ function decode(assertion: string): JWTPayload {
 export async function verifyAssertion(assertion: string, policy: AssertionPolicy): Promise<RegisteredClient> {
   const claims = decode(assertion);
   const { alg } = decodeProtectedHeader(assertion);
-  if (alg === undefined || !ALGORITHMS.includes(alg)) {
+  if (alg === undefined || !policy.algorithms.includes(alg)) {
     throw unauthorized('unsupported_algorithm', `Assertions must be signed with EdDSA, not ${String(alg)}`);
   }
   const clientIdClaim = claims['client_id'];
@@ -51,11 +52,12 @@ export async function verifyAssertion(assertion: string, policy: AssertionPolicy
   if (client === undefined)
     throw unauthorized('unknown_client', 'No client is registered under this client_id');
   try {
-    await compactVerify(assertion, client.publicKey, { algorithms: ALGORITHMS });
+    await compactVerify(assertion, client.publicKey, { algorithms: [...policy.algorithms] });
   } catch {
     throw unauthorized('invalid_signature', "The signature does not verify with the client's registered key");
   }
-  const aud = Array.isArray(claims.aud) && claims.aud.length === 1 ? claims.aud[0] : claims.aud;
+  const aud =
+    policy.audienceArray && Array.isArray(claims.aud) && claims.aud.length === 1 ? claims.aud[0] : claims.aud;
   if (aud !== policy.audience) {
     throw unauthorized('invalid_audience', `The aud claim must be exactly ${policy.audience}`);
   }

@@ -1,57 +1,16 @@
-import type { z } from 'zod';
 import { contractDocuments, contractVersions, hasContractVersion } from '../contracts/contract-library.js';
 import { unprocessableAt } from '../http-problem.js';
+import type { FakeProfile } from '../profiles/fake-profile.js';
 import { defineRoute, json, type Route, type RouteContext } from '../route.js';
 import { errorResponses, ok } from '../route-docs.js';
-import {
-  ContractCatalog,
-  ContractCatalogList,
-  type ContractDocumentKind,
-  ContractPrimitive,
-  ContractPrimitiveList,
-  ContractSample,
-  ContractSampleList,
-  ContractTemplate,
-  ContractTemplateList,
-  ContractVersionList,
-} from '../wire/contracts.js';
+import { CONTRACT_DOCUMENT_KINDS, type ContractDocumentKind } from '../wire/contracts.js';
 
-const kinds: Array<{
-  kind: ContractDocumentKind;
-  param: string;
-  singular: string;
-  one: z.ZodType;
-  list: z.ZodType;
-}> = [
-  {
-    kind: 'templates',
-    param: 'template_name',
-    singular: 'Template',
-    one: ContractTemplate,
-    list: ContractTemplateList,
-  },
-  {
-    kind: 'catalogs',
-    param: 'catalog_name',
-    singular: 'Catalog',
-    one: ContractCatalog,
-    list: ContractCatalogList,
-  },
-  {
-    kind: 'primitives',
-    param: 'primitive_name',
-    singular: 'Primitive',
-    one: ContractPrimitive,
-    list: ContractPrimitiveList,
-  },
-  {
-    kind: 'samples',
-    param: 'sample_name',
-    singular: 'Sample',
-    one: ContractSample,
-    list: ContractSampleList,
-  },
-];
+const kinds: Record<ContractDocumentKind, { param: string; singular: string }> = {
+  templates: { param: 'template_name', singular: 'Template' },
+  catalogs: { param: 'catalog_name', singular: 'Catalog' },
+  primitives: { param: 'primitive_name', singular: 'Primitive' },
+  samples: { param: 'sample_name', singular: 'Sample' },
+};
 
 // The spec lists only 200 and 422 for these routes, so an unknown version or name is a 422 located at the
 // path parameter, not a 404.
@@ -67,32 +26,45 @@ function version(ctx: RouteContext): string {
   return value;
 }
 
-function documentRoutes({ kind, param, singular, one, list }: (typeof kinds)[number]): Route[] {
+function documentRoutes(profile: FakeProfile, kind: ContractDocumentKind): Route[] {
+  const { param, singular } = kinds[kind];
+  const { one, list } = profile.schemas.contractDocuments[kind];
+  const { schemas, present } = profile;
+  const auth = profile.routes.contractsAuth;
+  const errors = auth === 'bearer' ? errorResponses(schemas, 401, 422) : errorResponses(schemas, 422);
   return [
     defineRoute({
       method: 'GET',
       path: `/v1/contracts/${kind}/{version}`,
-      auth: 'none',
+      auth,
       doc: {
         operationId: `list${singular}s`,
         summary: `All ${kind} of a contract version`,
         tag: 'Contracts',
-        responses: { ...ok(200, `${singular}s of the version`, list), ...errorResponses(422) },
+        responses: { ...ok(200, `${singular}s of the version`, list), ...errors },
       },
       run: (ctx) => {
         const v = version(ctx);
-        return json(200, { version: v, [kind]: contractDocuments(kind, v) });
+        const docs = contractDocuments(kind, v) as unknown as Array<Record<string, unknown>>;
+        return json(
+          200,
+          present.contractList(
+            kind,
+            v,
+            docs.map((doc) => present.contractDocument(kind, doc) as Record<string, unknown>),
+          ),
+        );
       },
     }),
     defineRoute({
       method: 'GET',
       path: `/v1/contracts/${kind}/{version}/{${param}}`,
-      auth: 'none',
+      auth,
       doc: {
         operationId: `get${singular}`,
         summary: `One ${singular.toLowerCase()} of a contract version`,
         tag: 'Contracts',
-        responses: { ...ok(200, singular, one), ...errorResponses(422) },
+        responses: { ...ok(200, singular, one), ...errors },
       },
       run: (ctx) => {
         const v = version(ctx);
@@ -105,25 +77,31 @@ function documentRoutes({ kind, param, singular, one, list }: (typeof kinds)[num
             'enum',
           );
         }
-        return json(200, found);
+        return json(200, present.contractDocument(kind, found as unknown as Record<string, unknown>));
       },
     }),
   ];
 }
 
 /** `GET /v1/contracts` and the eight document routes. */
-export const contractRoutes: Route[] = [
+export const contractRoutes = (profile: FakeProfile): Route[] => [
   defineRoute({
     method: 'GET',
     path: '/v1/contracts',
-    auth: 'none',
+    auth: profile.routes.contractsAuth,
     doc: {
       operationId: 'listContractVersions',
       summary: 'Available contract versions',
       tag: 'Contracts',
-      responses: ok(200, 'Contract versions', ContractVersionList),
+      responses:
+        profile.routes.contractsAuth === 'bearer'
+          ? {
+              ...ok(200, 'Contract versions', profile.schemas.ContractVersionList),
+              ...errorResponses(profile.schemas, 401),
+            }
+          : ok(200, 'Contract versions', profile.schemas.ContractVersionList),
     },
-    run: () => json(200, contractVersions()),
+    run: () => json(200, profile.present.contractVersions(contractVersions())),
   }),
-  ...kinds.flatMap(documentRoutes),
+  ...CONTRACT_DOCUMENT_KINDS.flatMap((kind) => documentRoutes(profile, kind)),
 ];

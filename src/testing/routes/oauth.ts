@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { verifyAssertion } from '../auth/verify-assertion.js';
 import { HttpProblem, unprocessable, unprocessableAt } from '../http-problem.js';
+import type { FakeProfile } from '../profiles/fake-profile.js';
 import { readUrlEncoded } from '../read-body.js';
 import { clientOf, defineRoute, json, type Route, type RouteContext } from '../route.js';
 import { errorResponses, ok } from '../route-docs.js';
@@ -9,9 +10,7 @@ import {
   JWT_BEARER_GRANT_TYPE,
   JwtBearerGrant,
   RefreshTokenGrant,
-  TokenInfo,
-  TokenRequest,
-  TokenResponse,
+  type TokenRequest,
 } from '../wire/oauth.js';
 import { toValidationProblems } from '../zod-issues.js';
 
@@ -62,6 +61,8 @@ async function parseGrant(ctx: RouteContext): Promise<Grant> {
   }
   try {
     const client = await verifyAssertion(assertion, {
+      algorithms: ctx.services.profile.accept.assertionAlgorithms,
+      audienceArray: ctx.services.profile.accept.audienceArray,
       clients: ctx.services.clients,
       audience: ctx.origin,
       nowSeconds: ctx.services.now() / 1000,
@@ -81,7 +82,7 @@ async function parseGrant(ctx: RouteContext): Promise<Grant> {
 }
 
 /** `POST /v1/oauth2/tokens` and `GET /v1/oauth2/info`. */
-export const oauthRoutes: Route[] = [
+export const oauthRoutes = ({ schemas, present }: FakeProfile): Route[] => [
   defineRoute<Grant>({
     method: 'POST',
     path: '/v1/oauth2/tokens',
@@ -90,8 +91,11 @@ export const oauthRoutes: Route[] = [
       operationId: 'createToken',
       summary: 'Exchange a JWT assertion or a refresh token for tokens',
       tag: 'Authentication',
-      body: { contentType: 'application/x-www-form-urlencoded', schema: TokenRequest },
-      responses: { ...ok(201, 'Token response', TokenResponse), ...errorResponses(401, 422) },
+      body: { contentType: 'application/x-www-form-urlencoded', schema: schemas.TokenRequest },
+      responses: {
+        ...ok(201, 'Token response', schemas.TokenResponse),
+        ...errorResponses(schemas, 401, 422),
+      },
     },
     parse: parseGrant,
     run: (ctx, grant) => {
@@ -119,18 +123,21 @@ export const oauthRoutes: Route[] = [
       operationId: 'getTokenInfo',
       summary: 'Describe the presented access token',
       tag: 'Authentication',
-      responses: { ...ok(200, 'Token info', TokenInfo), ...errorResponses(401) },
+      responses: { ...ok(200, 'Token info', schemas.TokenInfo), ...errorResponses(schemas, 401) },
     },
     run: (ctx) => {
       const client = clientOf(ctx);
       const token = ctx.token!;
-      return json(200, {
-        clientId: client.clientId,
-        clientType: 'partner',
-        applicationName: client.applicationName,
-        issuedAt: iso(token.issuedAt),
-        expiresAt: iso(token.expiresAt),
-      });
+      return json(
+        200,
+        present.tokenInfo({
+          clientId: client.clientId,
+          clientType: 'partner',
+          applicationName: client.applicationName,
+          issuedAt: iso(token.issuedAt),
+          expiresAt: iso(token.expiresAt),
+        }),
+      );
     },
   }),
 ];

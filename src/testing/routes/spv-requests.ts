@@ -2,18 +2,13 @@ import { z } from 'zod';
 import { findTemplate } from '../contracts/contract-library.js';
 import { HttpProblem, unprocessable } from '../http-problem.js';
 import { randomId } from '../ids.js';
+import type { FakeProfile } from '../profiles/fake-profile.js';
 import { readJson } from '../read-body.js';
 import { clientOf, defineRoute, json, type Route, type RouteContext } from '../route.js';
 import { errorResponses, ok } from '../route-docs.js';
 import { spvRequestResource } from '../state/resources.js';
 import { cancelSpvRequest } from '../state/spv-request-lifecycle.js';
-import {
-  SPV_REQUEST_STATUSES,
-  SpvRequest,
-  SpvRequestCreate,
-  SpvRequestListParams,
-  SpvRequestPage,
-} from '../wire/spv-requests.js';
+import { SPV_REQUEST_STATUSES } from '../wire/spv-requests.js';
 import { toAttributeProblems, toValidationProblems } from '../zod-issues.js';
 
 const intParam = (min: number, max: number, fallback: number) =>
@@ -31,8 +26,7 @@ const ListQuery = z.object({
   status: z.enum(SPV_REQUEST_STATUSES).optional(),
 });
 
-// The server ignores unknown body fields (the SDK's input schema is the strict one).
-const ServerCreate = SpvRequestCreate.loose();
+type CreateInput = z.infer<FakeProfile['accept']['spvRequestCreate']>;
 
 function owned(ctx: RouteContext) {
   const record = ctx.services.state.spvRequestFor(clientOf(ctx).clientId, ctx.params['slug'] ?? '');
@@ -40,10 +34,8 @@ function owned(ctx: RouteContext) {
   return record;
 }
 
-const slugDoc = { ...ok(200, 'SPV request', SpvRequest) };
-
 /** List, create, get and cancel SPV requests. */
-export const spvRequestRoutes: Route[] = [
+export const spvRequestRoutes = ({ schemas, present, accept, routes }: FakeProfile): Route[] => [
   defineRoute({
     method: 'GET',
     path: '/v1/spv-requests',
@@ -51,10 +43,13 @@ export const spvRequestRoutes: Route[] = [
     partner: true,
     doc: {
       operationId: 'listSpvRequests',
-      summary: "The caller's SPV requests, newest first",
+      summary: `The caller's SPV requests, ${routes.listOrder.replace('-first', ' first')}`,
       tag: 'SPV requests',
-      query: SpvRequestListParams,
-      responses: { ...ok(200, 'One page', SpvRequestPage), ...errorResponses(401, 403, 422) },
+      query: schemas.SpvRequestListParams,
+      responses: {
+        ...ok(200, 'One page', schemas.SpvRequestPage),
+        ...errorResponses(schemas, 401, 403, 422),
+      },
     },
     run: (ctx) => {
       const raw = Object.fromEntries(ctx.url.searchParams);
@@ -64,17 +59,19 @@ export const spvRequestRoutes: Route[] = [
       const clientId = clientOf(ctx).clientId;
       const matching = [...ctx.services.state.spvRequests.values()]
         .filter((r) => r.clientId === clientId && (status === undefined || r.status === status))
-        .sort((a, b) => b.seq - a.seq);
+        .sort((a, b) => (routes.listOrder === 'newest-first' ? b.seq - a.seq : a.seq - b.seq));
       const skip = (page - 1) * perPage;
       return json(200, {
-        documents: matching.slice(skip, skip + perPage).map(spvRequestResource),
+        documents: matching
+          .slice(skip, skip + perPage)
+          .map((record) => present.spvRequestListItem(spvRequestResource(record))),
         count: matching.length,
         skip,
         limit: perPage,
       });
     },
   }),
-  defineRoute<z.infer<typeof ServerCreate>>({
+  defineRoute<CreateInput>({
     method: 'POST',
     path: '/v1/spv-requests',
     auth: 'bearer',
@@ -84,15 +81,15 @@ export const spvRequestRoutes: Route[] = [
       operationId: 'createSpvRequest',
       summary: 'Submit an SPV request, validated against its contract template',
       tag: 'SPV requests',
-      body: { contentType: 'application/json', schema: SpvRequestCreate },
+      body: { contentType: 'application/json', schema: schemas.SpvRequestCreate },
       responses: {
-        ...ok(201, 'Created (pending-review)', SpvRequest),
-        ...errorResponses(400, 401, 403, 404, 409, 422),
+        ...ok(201, 'Created (pending-review)', schemas.SpvRequest),
+        ...errorResponses(schemas, 400, 401, 403, 404, 409, 422),
       },
     },
     parse: async (ctx) => {
       const body = await readJson(ctx.request, ctx.services.settings.maxJsonBodyBytes);
-      const parsed = ServerCreate.safeParse(body);
+      const parsed = accept.spvRequestCreate.safeParse(body);
       if (!parsed.success) throw unprocessable(toValidationProblems(parsed.error, body, ['body']));
       return parsed.data;
     },
@@ -135,7 +132,7 @@ export const spvRequestRoutes: Route[] = [
       ctx.services.state.spvRequests.set(record.slug, record);
       const resource = spvRequestResource(record);
       ctx.services.emit('spv_request.created', client.clientId, resource);
-      return json(201, resource);
+      return json(201, present.spvRequest(resource));
     },
   }),
   defineRoute({
@@ -147,9 +144,12 @@ export const spvRequestRoutes: Route[] = [
       operationId: 'getSpvRequest',
       summary: 'One SPV request of the caller',
       tag: 'SPV requests',
-      responses: { ...slugDoc, ...errorResponses(401, 403, 404, 422) },
+      responses: {
+        ...ok(200, 'SPV request', schemas.SpvRequest),
+        ...errorResponses(schemas, 401, 403, 404, 422),
+      },
     },
-    run: (ctx) => json(200, spvRequestResource(owned(ctx))),
+    run: (ctx) => json(200, present.spvRequest(spvRequestResource(owned(ctx)))),
   }),
   defineRoute({
     method: 'DELETE',
@@ -161,8 +161,8 @@ export const spvRequestRoutes: Route[] = [
       summary: 'Cancel a pending SPV request',
       tag: 'SPV requests',
       responses: {
-        ...ok(200, 'Cancelled SPV request', SpvRequest),
-        ...errorResponses(401, 403, 404, 409, 422),
+        ...ok(200, 'Cancelled SPV request', schemas.SpvRequest),
+        ...errorResponses(schemas, 401, 403, 404, 409, 422),
       },
     },
     run: (ctx) => {
@@ -174,7 +174,7 @@ export const spvRequestRoutes: Route[] = [
           `The SPV request is ${record.status} and can no longer be cancelled`,
         );
       }
-      return json(200, spvRequestResource(cancelSpvRequest(ctx.services, record.slug)));
+      return json(200, present.spvRequest(spvRequestResource(cancelSpvRequest(ctx.services, record.slug))));
     },
   }),
 ];

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { type AttributeProblem, HttpProblem, unprocessable, unprocessableAt } from '../http-problem.js';
 import { randomId } from '../ids.js';
+import type { FakeProfile } from '../profiles/fake-profile.js';
 import { readJson } from '../read-body.js';
 import { clientOf, defineRoute, json, type Route, type RouteContext } from '../route.js';
 import { errorResponses, ok } from '../route-docs.js';
 import { type SubscriptionRecord, TERMINAL_SUBSCRIPTION_STATES } from '../state/records.js';
 import { subscriptionResult } from '../state/resources.js';
 import { CurrencyCode, PositiveDecimalString } from '../wire/primitives.js';
-import { SubscriptionCreateBody, SubscriptionCreateResponse } from '../wire/subscriptions.js';
 import { toValidationProblems } from '../zod-issues.js';
 
 // 422 checks the shape (types, required keys); the values are checked against the SPV and answered 400.
@@ -88,7 +88,7 @@ function active(ctx: RouteContext, spvSlug: string, personId: string): Subscript
 }
 
 /** `POST /v1/spvs/{spv_slug}/subscriptions`: all rows or none (a 400 names every bad value). */
-export const subscriptionRoutes: Route[] = [
+export const subscriptionRoutes = ({ schemas, present }: FakeProfile): Route[] => [
   defineRoute<z.infer<typeof Body>>({
     method: 'POST',
     path: '/v1/spvs/{spv_slug}/subscriptions',
@@ -99,10 +99,10 @@ export const subscriptionRoutes: Route[] = [
       operationId: 'createSubscriptions',
       summary: 'Subscribe investors to an SPV',
       tag: 'Subscriptions',
-      body: { contentType: 'application/json', schema: SubscriptionCreateBody },
+      body: { contentType: 'application/json', schema: schemas.SubscriptionCreateBody },
       responses: {
-        ...ok(201, 'Created subscriptions', SubscriptionCreateResponse),
-        ...errorResponses(400, 401, 403, 404, 409, 422),
+        ...ok(201, 'Created subscriptions', schemas.SubscriptionCreateResponse),
+        ...errorResponses(schemas, 400, 401, 403, 404, 409, 422),
       },
     },
     parse: async (ctx) => {
@@ -160,7 +160,7 @@ export const subscriptionRoutes: Route[] = [
         state.subscriptions.set(record.slug, record);
         return subscriptionResult(record);
       });
-      return json(201, { results });
+      return json(201, { results: results.map((result) => present.subscriptionResult(result)) });
     },
   }),
 ];

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { docsPage } from '../docs-page.js';
 import { buildOpenApi } from '../openapi.js';
+import type { FakeProfile } from '../profiles/fake-profile.js';
 import { defineRoute, json, type Route } from '../route.js';
 import { iso } from '../state/resources.js';
 import { HealthResponse, OpenApiDocument, RootResponse } from '../wire/system.js';
 
 /** `/`, `/public/hc`, `/openapi.json` and `/docs`; the last two describe `allRoutes()`. */
-export function systemRoutes(allRoutes: () => Route[]): Route[] {
+export function systemRoutes(profile: FakeProfile, allRoutes: () => Route[]): Route[] {
+  const { schemas, present } = profile;
   return [
     defineRoute({
       method: 'GET',
@@ -16,16 +18,19 @@ export function systemRoutes(allRoutes: () => Route[]): Route[] {
         operationId: 'getRoot',
         summary: 'What this service is',
         tag: 'System',
-        responses: { 200: { description: 'Root response', schema: RootResponse } },
+        responses: { 200: { description: 'Root response', schema: schemas.RootResponse } },
       },
       run: (ctx) =>
-        json(200, {
-          name: 'Partner Equity API',
-          apiVersion: 'v1',
-          version: '0.1.0',
-          docsUrl: `${ctx.origin}/docs`,
-          openapiUrl: `${ctx.origin}/openapi.json`,
-        }),
+        json(
+          200,
+          present.root({
+            name: 'Partner Equity API',
+            apiVersion: 'v1',
+            version: '0.1.0',
+            docsUrl: `${ctx.origin}/docs`,
+            openapiUrl: `${ctx.origin}/openapi.json`,
+          }),
+        ),
     }),
     defineRoute({
       method: 'GET',
@@ -35,9 +40,9 @@ export function systemRoutes(allRoutes: () => Route[]): Route[] {
         operationId: 'healthCheck',
         summary: 'Health check',
         tag: 'System',
-        responses: { 200: { description: 'Healthy', schema: HealthResponse } },
+        responses: { 200: { description: 'Healthy', schema: schemas.HealthResponse } },
       },
-      run: (ctx) => json(200, { status: 'ok', checkedAt: iso(ctx.services.now()) }),
+      run: (ctx) => json(200, present.health({ status: 'ok', checkedAt: iso(ctx.services.now()) })),
     }),
     defineRoute({
       method: 'GET',
@@ -47,9 +52,9 @@ export function systemRoutes(allRoutes: () => Route[]): Route[] {
         operationId: 'getOpenApi',
         summary: 'Machine-readable interface description (OpenAPI 3.1)',
         tag: 'System',
-        responses: { 200: { description: 'OpenAPI document', schema: OpenApiDocument } },
+        responses: { 200: { description: 'OpenAPI document', schema: schemas.OpenApiDocument } },
       },
-      run: (ctx) => json(200, buildOpenApi(allRoutes(), ctx.origin)),
+      run: (ctx) => json(200, buildOpenApi(allRoutes(), ctx.origin, profile)),
     }),
     defineRoute({
       method: 'GET',

@@ -1,18 +1,14 @@
 import { z } from 'zod';
 import { HttpProblem, unprocessable, type ValidationProblem } from '../http-problem.js';
 import { randomId } from '../ids.js';
+import type { FakeProfile } from '../profiles/fake-profile.js';
 import { readMultipart } from '../read-body.js';
 import { clientOf, defineRoute, json, type Route, type RouteContext } from '../route.js';
 import { errorResponses, ok } from '../route-docs.js';
 import { sniffMediaType } from '../sniff-media-type.js';
 import { type SubscriptionRecord, TERMINAL_SUBSCRIPTION_STATES } from '../state/records.js';
 import { iso } from '../state/resources.js';
-import {
-  FundingReceiptFields,
-  FundingReceiptUploadResult,
-  SignedFormUploadResult,
-  type UploadMediaType,
-} from '../wire/uploads.js';
+import { FundingReceiptFields } from '../wire/uploads.js';
 import { toAttributeProblems } from '../zod-issues.js';
 
 // Room for boundaries and the small text fields beside a file of exactly the limit.
@@ -20,7 +16,7 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 
 interface UploadedFile {
   name: string;
-  contentType: UploadMediaType;
+  contentType: string;
   bytes: Uint8Array;
 }
 
@@ -33,6 +29,7 @@ interface UploadedFile {
 async function readUpload(
   ctx: RouteContext,
   textFields: string[],
+  anyType = false,
 ): Promise<{ file: UploadedFile; fields: Record<string, string> }> {
   const limit = ctx.services.settings.uploadLimitBytes;
   const form = await readMultipart(ctx.request, limit + MULTIPART_OVERHEAD);
@@ -68,7 +65,9 @@ async function readUpload(
     }
   }
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const contentType = sniffMediaType(bytes);
+  // A profile that takes any funding receipt keeps the declared type of a file it cannot recognise.
+  const contentType =
+    sniffMediaType(bytes) ?? (anyType ? file.type || 'application/octet-stream' : undefined);
   if (contentType === undefined) {
     throw new HttpProblem(
       415,
@@ -133,112 +132,119 @@ const paths = '/v1/spvs/{spv_slug}/subscription/{person_id}';
 const FileField = z.object({ file: z.string().meta({ format: 'binary' }) });
 
 /** Signed form and funding receipt uploads. */
-export const uploadRoutes: Route[] = [
-  defineRoute<{ file: UploadedFile }>({
-    method: 'POST',
-    path: `${paths}/forms`,
-    auth: 'bearer',
-    partner: true,
-    idempotency: 'optional',
-    doc: {
-      operationId: 'uploadSignedForm',
-      summary: 'Upload the signed subscription form',
-      tag: 'Subscriptions',
-      body: { contentType: 'multipart/form-data', schema: FileField },
-      responses: {
-        ...ok(201, 'Form on record', SignedFormUploadResult),
-        ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422),
+export function uploadRoutes({ schemas, present, routes, accept }: FakeProfile): Route[] {
+  const idempotency = routes.uploadIdempotency === 'optional' ? { idempotency: 'optional' as const } : {};
+  const anyReceipt = accept.fundingReceiptTypes === 'any';
+  return [
+    defineRoute<{ file: UploadedFile }>({
+      method: 'POST',
+      path: `${paths}/forms`,
+      auth: 'bearer',
+      partner: true,
+      ...idempotency,
+      doc: {
+        operationId: 'uploadSignedForm',
+        summary: 'Upload the signed subscription form',
+        tag: 'Subscriptions',
+        body: { contentType: 'multipart/form-data', schema: FileField },
+        responses: {
+          ...ok(201, 'Form on record', schemas.SignedFormUploadResult),
+          ...errorResponses(schemas, 400, 401, 403, 404, 409, 413, 415, 422),
+        },
       },
-    },
-    parse: (ctx) => readUpload(ctx, []),
-    run: (ctx, { file }) => {
-      const subscription = target(ctx);
-      const { fileId, url } = store(ctx, file);
-      const now = ctx.services.now();
-      subscription.form = { fileId, url, uploadedAt: now };
-      if (subscription.status === 'awaiting-signed-form') subscription.status = 'awaiting-funding';
-      const result = {
-        subscriptionSlug: subscription.slug,
-        spvSlug: subscription.spvSlug,
-        personId: subscription.personId,
-        subscriptionFormUrl: url,
-        uploadedAt: iso(now),
-      };
-      ctx.services.emit('signed_subscription_form.uploaded', subscription.clientId, {
-        ...result,
-        ...partnerIds(ctx, subscription),
-      });
-      return json(201, result);
-    },
-  }),
-  defineRoute<{ file: UploadedFile; fields: Record<string, string> }>({
-    method: 'POST',
-    path: `${paths}/fundings`,
-    auth: 'bearer',
-    partner: true,
-    idempotency: 'optional',
-    doc: {
-      operationId: 'uploadFundingReceipt',
-      summary: 'Upload the funding (wire) receipt; the signed form must be on record',
-      tag: 'Subscriptions',
-      body: { contentType: 'multipart/form-data', schema: FileField.extend(FundingReceiptFields.shape) },
-      responses: {
-        ...ok(201, 'Receipt on record', FundingReceiptUploadResult),
-        ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422),
-      },
-    },
-    parse: (ctx) => readUpload(ctx, ['amount', 'currency', 'wireReference']),
-    run: (ctx, { file, fields }) => {
-      const subscription = target(ctx);
-      if (subscription.form === undefined) {
-        throw new HttpProblem(
-          409,
-          'signed_form_missing',
-          'Upload the signed subscription form before the funding receipt',
-        );
-      }
-      const { amount, currency, wireReference } = fields as {
-        amount: string;
-        currency: string;
-        wireReference: string;
-      };
-      if (currency !== subscription.lumpSum.currency) {
-        throw new HttpProblem(400, 'validation_failed', 'Invalid funding receipt fields', {
-          validationErrors: [
-            {
-              attribute: 'currency',
-              code: 'currency_mismatch',
-              message: `The subscription is in ${subscription.lumpSum.currency}`,
-            },
-          ],
+      parse: (ctx) => readUpload(ctx, []),
+      run: (ctx, { file }) => {
+        const subscription = target(ctx);
+        const { fileId, url } = store(ctx, file);
+        const now = ctx.services.now();
+        subscription.form = { fileId, url, uploadedAt: now };
+        if (subscription.status === 'awaiting-signed-form') subscription.status = 'awaiting-funding';
+        const result = {
+          subscriptionSlug: subscription.slug,
+          spvSlug: subscription.spvSlug,
+          personId: subscription.personId,
+          subscriptionFormUrl: url,
+          uploadedAt: iso(now),
+        };
+        ctx.services.emit('signed_subscription_form.uploaded', subscription.clientId, {
+          ...result,
+          ...partnerIds(ctx, subscription),
         });
-      }
-      const { fileId, url } = store(ctx, file);
-      const now = ctx.services.now();
-      subscription.funding = {
-        fileId,
-        url,
-        uploadedAt: now,
-        amount,
-        currency,
-        wireReference: wireReference.trim(),
-      };
-      subscription.status = 'funding-received';
-      const result = {
-        subscriptionSlug: subscription.slug,
-        spvSlug: subscription.spvSlug,
-        personId: subscription.personId,
-        fundingReceiptUrl: url,
-        amount,
-        currency,
-        wireReference: wireReference.trim(),
-        uploadedAt: iso(now),
-      };
-      ctx.services.emit('funding_receipt.uploaded', subscription.clientId, {
-        ...result,
-        ...partnerIds(ctx, subscription),
-      });
-      return json(201, result);
-    },
-  }),
-];
+        return json(201, present.signedFormResult(result));
+      },
+    }),
+    defineRoute<{ file: UploadedFile; fields: Record<string, string> }>({
+      method: 'POST',
+      path: `${paths}/fundings`,
+      auth: 'bearer',
+      partner: true,
+      ...idempotency,
+      doc: {
+        operationId: 'uploadFundingReceipt',
+        summary: 'Upload the funding (wire) receipt; the signed form must be on record',
+        tag: 'Subscriptions',
+        body: {
+          contentType: 'multipart/form-data',
+          schema: FileField.extend(schemas.FundingReceiptFields.shape),
+        },
+        responses: {
+          ...ok(201, 'Receipt on record', schemas.FundingReceiptUploadResult),
+          ...errorResponses(schemas, 400, 401, 403, 404, 409, 413, ...(anyReceipt ? [] : [415]), 422),
+        },
+      },
+      parse: (ctx) => readUpload(ctx, ['amount', 'currency', 'wireReference'], anyReceipt),
+      run: (ctx, { file, fields }) => {
+        const subscription = target(ctx);
+        if (subscription.form === undefined) {
+          throw new HttpProblem(
+            409,
+            'signed_form_missing',
+            'Upload the signed subscription form before the funding receipt',
+          );
+        }
+        const { amount, currency, wireReference } = fields as {
+          amount: string;
+          currency: string;
+          wireReference: string;
+        };
+        if (currency !== subscription.lumpSum.currency) {
+          throw new HttpProblem(400, 'validation_failed', 'Invalid funding receipt fields', {
+            validationErrors: [
+              {
+                attribute: 'currency',
+                code: 'currency_mismatch',
+                message: `The subscription is in ${subscription.lumpSum.currency}`,
+              },
+            ],
+          });
+        }
+        const { fileId, url } = store(ctx, file);
+        const now = ctx.services.now();
+        subscription.funding = {
+          fileId,
+          url,
+          uploadedAt: now,
+          amount,
+          currency,
+          wireReference: wireReference.trim(),
+        };
+        subscription.status = 'funding-received';
+        const result = {
+          subscriptionSlug: subscription.slug,
+          spvSlug: subscription.spvSlug,
+          personId: subscription.personId,
+          fundingReceiptUrl: url,
+          amount,
+          currency,
+          wireReference: wireReference.trim(),
+          uploadedAt: iso(now),
+        };
+        ctx.services.emit('funding_receipt.uploaded', subscription.clientId, {
+          ...result,
+          ...partnerIds(ctx, subscription),
+        });
+        return json(201, present.fundingReceiptResult(result));
+      },
+    }),
+  ];
+}

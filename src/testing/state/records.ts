@@ -46,10 +46,11 @@ export interface PersonRecord {
   /** Absent for investors onboarded outside the partner API (see `admin.createPerson`). */
   partnerInvestorId?: string;
   email: string;
-  firstName: string;
-  lastName: string;
-  dateOfBirth: string;
-  countryOfResidence: string;
+  // Always set by the default profile; the alternate profile accepts rows without them.
+  firstName?: string;
+  lastName?: string;
+  dateOfBirth?: string;
+  countryOfResidence?: string;
   createdAt: number;
 }
 

@@ -24,19 +24,6 @@ function pending(services: FakeServices, slug: string, action: string): SpvReque
   return record;
 }
 
-function slugify(name: string, taken: Set<string>): string {
-  const base =
-    name
-      .toLowerCase()
-      .normalize('NFKD')
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '') || 'class';
-  let slug = base;
-  for (let n = 2; taken.has(slug); n += 1) slug = `${base}-${n}`;
-  taken.add(slug);
-  return slug;
-}
-
 /**
  * Administrator approval: materialises the SPV (opportunity, vehicle, SP, SPC) with the template's share
  * classes and emits `spv_request.completed`. The vehicle slug is the `{spv_slug}` of the SPV endpoints.
@@ -48,7 +35,7 @@ export function approveSpvRequest(services: FakeServices, slug: string): SpvRequ
   const taken = new Set<string>();
   const shareClasses: ShareClass[] = found.template.shareClasses(record.attributes).map((terms) => ({
     name: terms.name,
-    slug: slugify(terms.name, taken),
+    slug: services.profile.routes.shareClassSlug(terms.name, taken),
     managementFeePercent: terms.managementFeePercent,
     carryPercent: terms.carryPercent,
     setupFee: { ...terms.setupFee },
