@@ -17,7 +17,7 @@ export interface FakePartnerEquityOptions {
   /**
    * The base URL the fake answers under MSW (and the `aud` assertions must carry there). Once
    * `listen()` runs, the loopback URL is served too. An origin only: no path.
-   * @default 'http://fake-partner-equity.test'
+   * @default 'https://fake-partner-equity.test'
    */
   baseUrl?: string;
   /** The clock for all of the fake's time; pass the same one to the SDK client. @default new ManualClock() */
@@ -63,10 +63,10 @@ function positive(name: string, value: number | undefined, fallback: number): nu
 
 /** Applies defaults (the profile's where it has one) and checks values once, so a typo fails where the fake is built. */
 export function resolveSettings(options: FakePartnerEquityOptions, defaults: ProfileDefaults): FakeSettings {
-  const base = new URL(options.baseUrl ?? 'http://fake-partner-equity.test');
+  const base = new URL(options.baseUrl ?? 'https://fake-partner-equity.test');
   if (base.pathname !== '/' || base.search !== '' || base.hash !== '') {
     throw new TypeError(
-      'FakePartnerEquity: baseUrl must be an origin such as http://fake-partner-equity.test',
+      'FakePartnerEquity: baseUrl must be an origin such as https://fake-partner-equity.test',
     );
   }
   return {

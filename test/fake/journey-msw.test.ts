@@ -16,16 +16,16 @@ afterAll(async () => {
 });
 
 it('the same partner journey through MSW setupServer(...fake.handlers) and global fetch', async () => {
-  expect(fake.baseUrl).toBe('http://fake-partner-equity.test');
+  expect(fake.baseUrl).toBe('https://fake-partner-equity.test');
   expect(await partnerJourney(fake, (url, init) => fetch(url, init))).toEqual(expectedJourney);
   // No socket was involved: the fake never listened.
-  expect(fake.baseUrl).toBe('http://fake-partner-equity.test');
+  expect(fake.baseUrl).toBe('https://fake-partner-equity.test');
 });
 
 it('the handlers answer only the fake’s own origin (anything else stays unhandled)', async () => {
   expect(
     await getResponse(fake.handlers, new Request('http://somewhere-else.test/v1/contracts')),
   ).toBeUndefined();
-  const ours = await getResponse(fake.handlers, new Request('http://fake-partner-equity.test/v1/contracts'));
+  const ours = await getResponse(fake.handlers, new Request('https://fake-partner-equity.test/v1/contracts'));
   expect(ours?.status).toBe(200);
 });
