@@ -1,4 +1,3 @@
-import type { PartnerEquity } from '../../src/index.js';
 import type { InvestorInput } from '../../src/schemas/investors.js';
 
 import { spvBody } from '../../test/helpers/spv-body.js';

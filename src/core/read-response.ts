@@ -88,8 +88,8 @@ export async function parseSuccess<T, Body>(
     try {
       value = JSON.parse(text);
     } catch {
-      // The parser's message quotes the body, which may hold a token: keep it out (the excerpt is redacted).
-      throw fail('body is not valid JSON', [], errorBody(text, response.headers, context.secrets));
+      // The parser's message quotes the body, which may hold a token: keep it out, and keep no excerpt.
+      throw fail('body is not valid JSON');
     }
   } else {
     // Undeclared content type: JSON when it parses, else the text (e.g. the HTML of `/docs`).

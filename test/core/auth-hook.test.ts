@@ -25,8 +25,8 @@ describe('route table', () => {
     ['GET', '/public/hc', 'none'],
     ['GET', '/openapi.json', 'none'],
     ['GET', '/docs', 'none'],
-    ['GET', '/v1/contracts', 'none'],
-    ['GET', '/v1/contracts/templates/1.0.0/spv', 'none'],
+    ['GET', '/v1/contracts', 'optional'],
+    ['GET', '/v1/contracts/templates/1.0.0/spv', 'optional'],
     ['POST', '/v1/oauth2/tokens', 'none'],
     ['GET', '/v1/contractsx', 'bearer'],
   ])('%s %s → %s', (method, path, expected) => {
@@ -35,14 +35,25 @@ describe('route table', () => {
 });
 
 describe('auth hook', () => {
-  it('sends the bearer token on bearer routes only', async () => {
-    const { authenticator, calls } = scriptedAuthenticator(['at_1']);
+  it('sends the bearer token on bearer and optional routes, never on public ones', async () => {
+    const { authenticator, calls } = scriptedAuthenticator(['at_1', 'at_1']);
     const requester = testRequester(server().url, { authenticator });
-    server().reply(ok, ok);
+    server().reply(ok, ok, ok);
     await requester.request({ method: 'GET', path: '/v1/spv-requests', response: Ok });
     await requester.request({ method: 'GET', path: '/v1/contracts', response: Ok });
-    expect(server().requests.map((r) => r.headers['authorization'])).toEqual(['Bearer at_1', undefined]);
-    expect(calls.getToken).toBe(1);
+    await requester.request({ method: 'GET', path: '/public/hc', response: Ok });
+    expect(server().requests.map((r) => r.headers['authorization'])).toEqual([
+      'Bearer at_1',
+      'Bearer at_1',
+      undefined,
+    ]);
+    expect(calls.getToken).toBe(2);
+  });
+
+  it('an optional route goes without a token when the client has no credentials', async () => {
+    server().reply(ok);
+    await testRequester(server().url).request({ method: 'GET', path: '/v1/contracts', response: Ok });
+    expect(server().requests[0]?.headers['authorization']).toBeUndefined();
   });
 
   it('on a 401 asks onUnauthorized with the failed token, then retries once with the new token', async () => {

@@ -147,7 +147,7 @@ describe('error mapping', () => {
     expect(server().requests[0]?.headers['authorization']).toBe('Bearer at_secret_token');
   });
 
-  it('reports a success body that does not match the schema by field path, without quoting the body', async () => {
+  it('reports a success body that breaks the schema by field path, keeping the body redacted (strict)', async () => {
     server().reply({
       status: 200,
       body: { ok: 'yes', accessToken: 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJ4In0.sig' },
@@ -157,9 +157,10 @@ describe('error mapping', () => {
     expect(error.code).toBe('response_validation');
     expect(error.issues.map((issue) => issue.path)).toEqual(['ok']);
     expect(error.message).toContain(
-      'GET /v1/spv-requests/spvr_1: 200 response did not match the expected shape: ok:',
+      'GET /v1/spv-requests/spvr_1: 200 response did not match the API spec: ok:',
     );
-    const shown = `${error.message}\n${inspect(error, { depth: 10 })}`;
+    expect(error.body).toEqual({ ok: 'yes', accessToken: '[REDACTED]' });
+    const shown = `${error.message}\n${inspect(error, { depth: 10 })}\n${JSON.stringify(error)}`;
     expect(shown).not.toContain('eyJhbGciOiJFZERTQSJ9');
   });
 

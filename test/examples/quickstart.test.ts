@@ -24,9 +24,10 @@ describe('npm run quickstart', () => {
     expect(stdout).toMatch(/token info: \{"clientId":"client_quickstart"/);
     expect(stdout).toMatch(/versions: 2024-01, 2025-06 \(latest 2025-06\)/);
     expect(stdout).toMatch(/created spvr_\w+: pending-review/);
-    expect(stdout).toMatch(/webhook spv_request\.completed verified \(webhook-id msg_\w+\): SPV spv_\w+/);
+    expect(stdout).toMatch(/webhook spv_request\.completed verified \(webhook-id msg_\w+\)/);
+    expect(stdout).toMatch(/spvr_\w+ is approved: SPV spv_\w+/);
     expect(stdout).toMatch(/inv-001: created → per_\w+/);
-    expect(stdout).toMatch(/inv-003: failed: invalid_email on email/);
+    expect(stdout).toMatch(/inv-003: failed: invalid_field on email/);
     expect(stdout.match(/^ {3}sub_\w+: per_\w+ .* awaiting-signed-form$/gm)).toHaveLength(2);
     expect(stdout).toMatch(
       /webhook signed_subscription_form\.uploaded verified \(partnerInvestorId inv-001\)/,

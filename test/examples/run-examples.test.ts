@@ -28,7 +28,7 @@ const examples: [file: string, expected: RegExp[]][] = [
     [
       /^read 12 investors from .*investors\.csv$/m,
       /^ {2}12\/12 rows answered \(9 ok, 3 failed\)$/m,
-      /^ {2}inv-006: invalid_email on email: /m,
+      /^ {2}inv-006: invalid_field on email: /m,
       /^ {2}inv-007: temporarily_unavailable .*\(retryable\)/m,
       /^ {2}inv-009: invalid_country on countryOfResidence: /m,
       /^retrying 1 row\(s\) whose failure was temporary\n {2}inv-007: created$/m,

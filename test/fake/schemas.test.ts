@@ -7,9 +7,9 @@ import {
   LumpSum,
   SpvRequest,
   type SpvRequestStatus,
-} from '../../src/schemas/index.js';
+} from '../../src/testing/wire/index.js';
 
-describe('src/schemas', () => {
+describe("the fake's wire schemas (src/testing/wire)", () => {
   it('keeps unknown enum values and unknown fields of responses (forward compatibility)', () => {
     const parsed = SpvRequest.parse({
       spvRequestSlug: 'spvr_1',

@@ -14,8 +14,8 @@ describe('investors.create row checks per chunk', () => {
     const env = await api.start();
     const rows = investorRows(8);
     rows[5] = { ...rows[5]!, email: 'broken' };
-    rows[6] = { ...rows[6]!, countryOfResidence: 'XX' };
-    rows[7] = { ...rows[7]!, firstName: '  ' };
+    rows[6] = { ...rows[6]!, countryOfResidence: 'XXX' };
+    rows[7] = { ...rows[7]!, dateOfBirth: '1990-13-01' };
     const progress: BulkProgress[] = [];
     const result = await env.client.investors.create(rows, {
       idempotencyKey: 'import-1',
@@ -35,9 +35,14 @@ describe('investors.create row checks per chunk', () => {
       'request_failed',
       'request_failed',
       'not_sent',
-      'invalid_email',
-      'invalid_country',
       'invalid_field',
+      'invalid_field',
+      'invalid_field',
+    ]);
+    expect(result.failed.slice(-3).map((r) => r.error.field)).toEqual([
+      'email',
+      'countryOfResidence',
+      'dateOfBirth',
     ]);
     // Slot 3 (rows 6-7) has nothing to send: no chunk report, as before.
     expect(result.chunks.map((c) => [c.index, c.rows, c.sent])).toEqual([
@@ -60,11 +65,12 @@ describe('investors.create row checks per chunk', () => {
     ]);
   });
 
-  it('hands back the normalised row (names trimmed) for a retry, as zod gave it before', async () => {
+  it('hands back the row as given for a retry: nothing trimmed or dropped, unknown fields kept', async () => {
     const env = await api.start();
     const [row] = investorRows(1);
     env.fake.faults.failInvestorRows({ partnerInvestorId: row!.partnerInvestorId });
-    const result = await env.client.investors.create([{ ...row!, firstName: '  Ada  ' }]);
-    expect(result.retryable).toEqual([{ ...row, firstName: 'Ada' }]);
+    const given = { ...row!, firstName: '  Ada  ', middleName: 'B.' };
+    const result = await env.client.investors.create([given]);
+    expect(result.retryable).toEqual([given]);
   });
 });

@@ -1,4 +1,3 @@
-import type { PartnerEquity } from '../../src/client.js';
 import type { InvestorInput } from '../../src/schemas/investors.js';
 import { spvBody } from '../helpers/spv-body.js';
 import type { FakeEnv } from './fake-harness.js';

@@ -35,7 +35,7 @@ describe('a partner integration from SPV request to funding receipt', () => {
     const first = await client.investors.create(rows, { idempotencyKey: 'crm-export-1' });
     expect(first.results.map((r) => r.status)).toEqual(['created', 'created', 'failed', 'created']);
     expect(first.failed[0]?.error).toMatchObject({
-      code: 'invalid_country',
+      code: 'invalid_field',
       field: 'countryOfResidence',
       retryable: false,
     });

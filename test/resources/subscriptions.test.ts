@@ -43,17 +43,20 @@ describe('client.subscriptions.create', () => {
     ]);
     const sent = env.apiRequests().at(-1);
     expect(sent?.path).toBe(`/v1/spvs/${spvSlug}/subscriptions`);
-    expect(sent?.headers['idempotency-key']).toBe(response.idempotencyKey);
+    expect(sent?.headers['idempotency-key']).toBe(data.chunks[0]?.idempotencyKey);
 
     const key = 'subs-batch-1';
     const first = await env.client.subscriptions.create(spvSlug, rows, { idempotencyKey: key });
-    const replay = await env.client.subscriptions.create(spvSlug, rows, { idempotencyKey: key });
-    expect(replay).toEqual(first);
+    const replay = await env.client.subscriptions
+      .create(spvSlug, rows, { idempotencyKey: key })
+      .withResponse();
+    expect(replay.data.results).toEqual(first.results);
+    expect(replay.response.replayed).toBe(true);
     expect(env.apiRequests().at(-1)?.replayed).toBe(true);
     expect(env.fake.admin.snapshot().subscriptions).toHaveLength(2);
   });
 
-  it('400 names each bad row value; 404 for an unknown SPV; 409 for a key reused with another body', async () => {
+  it('400 names each bad row value; 404 for an unknown SPV; 409 for a chunk key reused with another body', async () => {
     const env = await api.start();
     const { spvSlug, rows, currency } = await setup(env);
     const otherCurrency = currency === 'USD' ? 'EUR' : 'USD';
@@ -77,9 +80,13 @@ describe('client.subscriptions.create', () => {
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing).toMatchObject({ code: 'spv_not_found' });
 
-    await env.client.subscriptions.create(spvSlug, rows.slice(0, 1), { idempotencyKey: 'k-1' });
+    // The call key names a batch: each chunk's key is derived from it and the chunk's rows, so a re-run
+    // with other rows gets other keys. The API's 409 still comes through for a key reused by hand.
+    await env.client.subscriptions.create(spvSlug, rows.slice(0, 1), {
+      headers: { 'idempotency-key': 'k-1' },
+    });
     const conflict = await env.client.subscriptions
-      .create(spvSlug, rows.slice(1), { idempotencyKey: 'k-1' })
+      .create(spvSlug, rows.slice(1), { headers: { 'idempotency-key': 'k-1' } })
       .catch((e: unknown) => e);
     expect(conflict).toBeInstanceOf(ConflictError);
     expect(conflict).toMatchObject({ code: 'idempotency_key_conflict' });
@@ -102,12 +109,13 @@ describe('client.subscriptions.create', () => {
     expect(unprocessable).toBeInstanceOf(UnprocessableEntityError);
   });
 
-  it('refuses numbers as money, bad currency codes and empty ids before sending, naming each', async () => {
+  it('refuses numbers as money, malformed currency codes and empty ids before sending, naming each', async () => {
     const env = await api.start();
     const before = env.fake.requests.length;
     const rows = [
       { servicePersonId: 'per_1', shareClassSlug: 'a', lumpSum: { currency: 'EUR', value: 25000 } },
       { servicePersonId: '', shareClassSlug: 'a', lumpSum: { currency: 'EURO', value: '1,000' } },
+      // Well-formed, whatever the server thinks of them: no invented list of currencies or amount bounds.
       { servicePersonId: 'per_3', shareClassSlug: 'a', lumpSum: { currency: 'ZZZ', value: '0' } },
     ] as unknown as SubscriptionInput[];
     const error = await env.client.subscriptions.create('', rows).catch((e: unknown) => e);
@@ -118,8 +126,6 @@ describe('client.subscriptions.create', () => {
       'subscriptions.1.servicePersonId',
       'subscriptions.1.lumpSum.currency',
       'subscriptions.1.lumpSum.value',
-      'subscriptions.2.lumpSum.currency',
-      'subscriptions.2.lumpSum.value',
     ]);
     await expect(env.client.subscriptions.create('spv', [])).rejects.toThrow(/subscriptions/);
     expect(env.fake.requests).toHaveLength(before);

@@ -36,7 +36,7 @@ interface Field {
   required: boolean;
   /** Any string of this shape is refused (codes, decimals, dates…), so unicode junk must be too. */
   formatted?: boolean;
-  /** A length bound: huge strings are refused. */
+  /** A length bound the spec states: huge strings are refused. (None is stated for the SDK's inputs.) */
   bounded?: boolean;
   /** For `int` fields: the largest value accepted. */
   max?: number;
@@ -56,7 +56,6 @@ const s = (at: (string | number)[], issue: string, extra: Partial<Field> = {}): 
   issue,
   kind: 'string',
   required: true,
-  bounded: true,
   ...extra,
 });
 const subscription = {
@@ -73,13 +72,11 @@ const METHODS: Method[] = [
     name: 'spvRequests.create',
     args: () => [{ templateId: 'spv-standard', attributes: { name: 'Fund I' } }, { idempotencyKey: 'key-1' }],
     call: (c, [body, options]) => c.spvRequests.create(body as Loose, options as Loose),
+    // Only `templateId` is stated; every other body field is passed through for the server to judge.
     fields: [
       s([0, 'templateId'], 'templateId'),
-      s([0, 'templateVersion'], 'templateVersion', { required: false }),
-      { at: [0, 'attributes'], issue: 'attributes', kind: 'object', required: true },
       s([1, 'idempotencyKey'], 'idempotencyKey', { required: false, formatted: true }),
     ],
-    objects: [{ at: [0], path: '' }],
   },
   {
     name: 'spvRequests.list',
@@ -117,10 +114,7 @@ const METHODS: Method[] = [
       s([1, 0, 'lumpSum', 'value'], 'subscriptions.0.lumpSum.value', { formatted: true }),
       { at: [1, 0, 'lumpSum'], issue: 'subscriptions.0.lumpSum', kind: 'object', required: true },
     ],
-    objects: [
-      { at: [1, 0], path: 'subscriptions.0' },
-      { at: [1, 0, 'lumpSum'], path: 'subscriptions.0.lumpSum' },
-    ],
+    // Rows and lump sums pass unknown fields through (a later API version may add some).
   },
   {
     name: 'subscriptions.uploadSignedForm',

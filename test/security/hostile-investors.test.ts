@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputValidationError } from '../../src/core/errors.js';
 import { investorRow, type ReliabilityEnv, startEnv } from '../reliability/fake-env.js';
-import { boxed, hostileKey, hugeString, nonString, unicodeJunk, withOwnKey } from './hostile-values.js';
+import { boxed, hostileKey, nonString, unicodeJunk, withOwnKey } from './hostile-values.js';
 
 /**
  * `investors.create` answers bad rows the way the API does (partial success: a failed result with a row
@@ -21,18 +21,25 @@ const sent = () => env.fake.requests.length + env.fake.tokenRequests.length;
 // biome-ignore lint/suspicious/noExplicitAny: hostile callers ignore the types.
 type Loose = any;
 
+// Optional fields may be absent or null; what is refused is another type, or a string breaking the format
+// the spec states (no length bound is stated, so huge strings are the server's to judge).
+const wrongType = nonString.filter((value) => value !== null && value !== undefined);
 const FIELDS: [string, fc.Arbitrary<unknown>][] = [
   [
     'email',
-    fc.oneof(nonString, hugeString, unicodeJunk, fc.constantFrom('', 'no-at-sign', 'a@', '@b.example')),
+    fc.oneof(
+      wrongType,
+      unicodeJunk.filter((v) => !v.includes('@')),
+      fc.constantFrom('', 'no-at-sign', 'a@', '@b.example', 'a b@c.example'),
+    ),
   ],
-  ['firstName', fc.oneof(nonString, hugeString, fc.constantFrom('', '   '))],
-  ['lastName', fc.oneof(nonString, hugeString, fc.constantFrom(''))],
+  ['firstName', wrongType],
+  ['lastName', wrongType],
   [
     'dateOfBirth',
-    fc.oneof(nonString, unicodeJunk, fc.constantFrom('2025-02-30', '1985-13-01', '31/12/1985', '1985-1-1')),
+    fc.oneof(wrongType, unicodeJunk, fc.constantFrom('2025-02-30', '1985-13-01', '31/12/1985', '1985-1-1')),
   ],
-  ['countryOfResidence', fc.oneof(nonString, unicodeJunk, fc.constantFrom('de', 'DEU', 'XX', ''))],
+  ['countryOfResidence', fc.oneof(wrongType, unicodeJunk, fc.constantFrom('DEU', 'D', '1A', ''))],
 ];
 
 describe('hostile investor rows', () => {
@@ -53,21 +60,22 @@ describe('hostile investor rows', () => {
     );
   });
 
-  it('unknown keys (`__proto__`, `constructor`…) fail the row by name; the good row beside it is sent alone', async () => {
+  it('unknown keys (`__proto__`, `constructor`…) travel as data: the row is sent, no prototype is touched', async () => {
+    let n = 0;
     await fc.assert(
-      fc.asyncProperty(hostileKey, boxed(fc.anything()), async (key, { value }) => {
+      fc.asyncProperty(hostileKey, boxed(fc.jsonValue()), async (key, { value }) => {
         if (key in investorRow('x') || value === undefined) return;
+        n += 1;
         const before = env.fake.requests.length;
-        const bad = withOwnKey(investorRow('inv-extra'), key, value);
-        const { results } = await env.client.investors.create([bad as Loose, investorRow('inv-good')]);
-        expect(results[0]).toMatchObject({ status: 'failed', error: { field: key } });
-        expect(results[1]?.servicePersonId).toBeTruthy();
+        const extra = withOwnKey(investorRow(`inv-extra-${n}`), key, value);
+        const { results } = await env.client.investors.create([extra as Loose, investorRow(`inv-good-${n}`)]);
+        expect(results.map((r) => r.error ?? 'ok')).toEqual(['ok', 'ok']);
         expect(env.fake.requests.length).toBe(before + 1);
         expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+        expect(Object.getPrototypeOf(extra)).toBe(Object.prototype);
       }),
       { numRuns: 30 },
     );
-    expect(env.fake.admin.snapshot().persons.filter((p) => p.partnerInvestorId === 'inv-extra')).toEqual([]);
   });
 
   it('rows that cannot be keyed throw InputValidationError naming them, nothing sent', async () => {

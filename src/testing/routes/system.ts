@@ -4,7 +4,6 @@ import { buildOpenApi } from '../openapi.js';
 import type { FakeProfile } from '../profiles/fake-profile.js';
 import { defineRoute, json, type Route } from '../route.js';
 import { iso } from '../state/resources.js';
-import { HealthResponse, OpenApiDocument, RootResponse } from '../wire/system.js';
 
 /** `/`, `/public/hc`, `/openapi.json` and `/docs`; the last two describe `allRoutes()`. */
 export function systemRoutes(profile: FakeProfile, allRoutes: () => Route[]): Route[] {
