@@ -10,6 +10,7 @@
 export type { MaterialisedRefs, ShareClass, SpvRequest } from '../schemas/spv-requests.js';
 export type { SubscriptionResult } from '../schemas/subscriptions.js';
 export { FakeAdmin, type FakePerson, type FakeSnapshot, type PublicJwk } from './admin.js';
+export type { FakeAdminList, SpvRequestListFilter, SubscriptionListFilter } from './admin-lists.js';
 export type { FakePartnerEquityOptions } from './fake-options.js';
 export {
   type CreatePartnerOptions,
