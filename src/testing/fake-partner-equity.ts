@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { inspect } from 'node:util';
-import { getResponse, type HttpHandler } from 'msw';
+import type { HttpHandler } from 'msw/http';
+import { getResponse } from 'msw/utils/get-response';
 import type { WebhookEventType } from '../schemas/events.js';
 import { FakeAdmin } from './admin.js';
 import { adminApiPrefix, createAdminApiHandler } from './admin-api/admin-api-handler.js';

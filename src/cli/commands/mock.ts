@@ -126,7 +126,7 @@ async function loadFake() {
   try {
     const [{ FakePartnerEquity }, { getResponse }] = await Promise.all([
       import('../../testing/index.js'),
-      import('msw'),
+      import('msw/utils/get-response'),
     ]);
     return { FakePartnerEquity, getResponse };
   } catch (error) {

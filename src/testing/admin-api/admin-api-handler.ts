@@ -1,4 +1,4 @@
-import { type HttpHandler, http } from 'msw';
+import { type HttpHandler, http } from 'msw/http';
 import type { FakeAdmin } from '../admin.js';
 import { FakeAdminError } from '../state/spv-request-lifecycle.js';
 import { type AdminRequest, adminRoutes } from './admin-api-routes.js';
