@@ -1,4 +1,4 @@
-import { dirname, join, relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
 type TsupPlugin = NonNullable<Options['plugins']>[number];
@@ -27,7 +27,7 @@ const checkNodeFirst: TsupPlugin = {
     if (entry === undefined || entry in CHECKS || WEB_ONLY.has(entry)) return;
     const check = entry.startsWith('src/cli/') ? 'cli/check-node' : 'runtime/check-node';
     const extension = this.format === 'cjs' ? '.cjs' : '.js';
-    const target = join(process.cwd(), this.options.outDir, `${check}${extension}`);
+    const target = resolve(this.options.outDir, `${check}${extension}`);
     const specifier = relative(dirname(info.path), target).replaceAll('\\', '/');
     const line = `import ${JSON.stringify(specifier.startsWith('.') ? specifier : `./${specifier}`)};`;
     const shebang = code.startsWith('#!') ? code.slice(0, code.indexOf('\n') + 1) : '';
