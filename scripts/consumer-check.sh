@@ -3,6 +3,9 @@
 #   - from ESM and from CJS (scripts/consumer-check/{esm.mjs,cjs.cjs}: a token exchange, bearer and public
 #     calls, a typed error and a webhook round trip against a loopback server, then the `./testing` fake as
 #     a partner's own test uses it), on Node 22 and Node 24;
+#   - the same two scripts on Bun and Deno (versions pinned below, from the npm packages bun and deno), then
+#     every example of examples/ and the quickstart, copied into that project, on Bun and on Deno
+#     (scripts/examples-on-runtime.ts checks what each prints);
 #   - type-checked from TypeScript with moduleResolution nodenext (ESM .mts and CJS .cts) and bundler,
 #     with TypeScript 7 and TypeScript 6, skipLibCheck off, against @types/node 24 (pinned), 22 and latest.
 # Run after `npm run build`. Dependencies of the tarball come from the npm registry, like a partner's install.
@@ -48,6 +51,32 @@ echo "consumer-check: installing $tarball, $msw and $types_node into a fresh pro
 for node in "$node22" "$node24"; do
   (cd "$project" && "$node" esm.mjs && "$node" cjs.cjs)
 done
+
+# Bun and Deno, the versions the README promises. Their platform binaries come from the npm registry
+# (optional dependencies of the bun and deno packages), called directly so no install script has to run.
+bun_version=1.4.5
+deno_version=2.9.6
+runtimes="${RUNTIMES_DIR:-$repo/node_modules/.cache/runtimes}/bun-$bun_version-deno-$deno_version"
+if [ ! -x "$runtimes/node_modules/@oven/bun-linux-x64/bin/bun" ] || [ ! -x "$runtimes/node_modules/@deno/linux-x64-glibc/deno" ]; then
+  mkdir -p "$runtimes"
+  npm install --prefix "$runtimes" --no-save --no-audit --no-fund --no-package-lock --ignore-scripts \
+    --loglevel=error "bun@$bun_version" "deno@$deno_version" >/dev/null
+fi
+bun="$runtimes/node_modules/@oven/bun-linux-x64/bin/bun"
+deno="$runtimes/node_modules/@deno/linux-x64-glibc/deno"
+echo "consumer-check: Bun $("$bun" --version), $("$deno" --version | head -n 1)"
+# `timeout`: a handle left open (msw's BroadcastChannel once kept Deno alive) must fail, not hang CI.
+(cd "$project" && timeout 120 "$bun" esm.mjs && timeout 120 "$bun" cjs.cjs &&
+  timeout 120 "$deno" run -A esm.mjs && timeout 120 "$deno" run -A cjs.cjs)
+
+# The examples, as a partner copies them: against the installed package, with the frameworks they use.
+cp -r examples "$project/examples"
+(cd "$project" && npm install --no-audit --no-fund --no-package-lock --loglevel=error \
+  "express@$(dev express)" "fastify@$(dev fastify)" "hono@$(dev hono)" >/dev/null)
+"$node24" --import tsx scripts/examples-on-runtime.ts "$project" bun "$bun"
+# The examples import their own .ts helpers by .js specifiers (as tsc's nodenext wants); Deno resolves
+# those only with --sloppy-imports. A partner's own code needs no flag.
+"$node24" --import tsx scripts/examples-on-runtime.ts "$project" deno "$deno" run -A --sloppy-imports
 
 typecheck() {
   for tsc in "$repo/node_modules/typescript/bin/tsc" "$repo/node_modules/@typescript/typescript6/bin/tsc6"; do

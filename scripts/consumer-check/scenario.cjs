@@ -103,7 +103,12 @@ async function run(sdk, webhooks, testing, label) {
     await client.close();
     await fake.close();
   }
-  console.log(`ok ${label} on Node ${process.version}`);
+  const runtime = process.versions.bun
+    ? `Bun ${process.versions.bun}`
+    : globalThis.Deno
+      ? `Deno ${globalThis.Deno.version.deno}`
+      : `Node ${process.version}`;
+  console.log(`ok ${label} on ${runtime}`);
 }
 
 module.exports = { run };

@@ -1,18 +1,63 @@
 import { createInterface } from 'node:readline';
 import type { FakeAdmin } from '../testing/admin.js';
+import { parseListFilter } from '../testing/admin-api/list-filter.js';
+import type { FakeAdminList } from '../testing/admin-lists.js';
 import type { CliIo } from './command.js';
+
+/** Where `partner-equity mock` serves the fake's admin API. */
+export const ADMIN_API_PREFIX = '/__admin';
+
+/** Rows a console list prints unless `limit=` says otherwise. */
+const CONSOLE_LIMIT = 20;
 
 /** What the console's `help` prints. */
 export const CONSOLE_HELP = [
   'Admin commands (type them here while the mock runs):',
-  '  requests                      list SPV requests',
+  '  requests [filter…]            SPV requests, newest first, with counts per status',
   '  approve <slug>                approve a pending request (emits spv_request.completed)',
   '  reject <slug> [reason…]       reject a pending request',
   '  cancel <slug>                 cancel a pending request as an administrator',
-  '  subscriptions                 list subscriptions',
+  '  subscriptions [filter…]       subscriptions, newest first, with counts per status',
   '  complete <subscriptionSlug>   mark a subscription Completed (emits subscription.completed)',
+  '  auto-approve on|off           approve SPV requests as soon as they are created',
   '  help                          this list',
+  `Filters: status=<s>[,<s>…] clientId= templateId= spvSlug= personId= limit=<n> (default ${CONSOLE_LIMIT}) offset=<n>`,
 ].join('\n');
+
+/** The banner's paragraph on the admin API, with curl lines that work as printed. */
+export function adminApiHelp(origin: string): string {
+  const api = `${origin}${ADMIN_API_PREFIX}`;
+  return [
+    `Admin API (JSON over HTTP; curl ${api} lists every route):`,
+    `  curl '${api}/spv-requests?status=pending-review'`,
+    `  curl -X POST ${api}/spv-requests/<slug>/approve`,
+    `  curl '${api}/subscriptions?limit=0'          # counts only`,
+  ].join('\n');
+}
+
+/** `N of TOTAL <noun> (status count, …)` and one line per item. */
+function printList<Item>(
+  say: (text: string) => void,
+  noun: string,
+  list: FakeAdminList<Item>,
+  line: (item: Item) => string,
+): void {
+  const counts = Object.entries(list.byStatus).map(([status, count]) => `${status} ${count}`);
+  const shown = list.items.length === list.total ? `${list.total}` : `${list.items.length} of ${list.total}`;
+  say(`${shown} ${noun}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}`);
+  for (const item of list.items) say(`  ${line(item)}`);
+  const rest = list.total - list.offset - list.items.length;
+  if (rest > 0) say(`  … ${rest} more: add filters, limit=<n> or offset=${list.offset + list.items.length}`);
+}
+
+/** `name=value` words as filter pairs, with the console's smaller default page. */
+function filterPairs(words: string[]): [string, string][] {
+  const pairs = words.map((word): [string, string] => {
+    const at = word.indexOf('=');
+    return at === -1 ? [word, ''] : [word.slice(0, at), word.slice(at + 1)];
+  });
+  return pairs.some(([name]) => name === 'limit') ? pairs : [['limit', String(CONSOLE_LIMIT)], ...pairs];
+}
 
 /**
  * The reviewer's side of the fake, line by line on stdin: what an administrator does in the service's back
@@ -22,16 +67,20 @@ export function startMockConsole(admin: FakeAdmin, io: CliIo): () => void {
   const lines = createInterface({ input: io.stdin, terminal: false });
   const say = (text: string) => io.stdout.write(`${text}\n`);
   lines.on('line', (line) => {
-    const [command, slug, ...rest] = line.trim().split(/\s+/);
+    const words = line.trim().split(/\s+/);
+    const [command, slug, ...rest] = words;
     try {
       switch (command) {
         case '':
         case undefined:
           return;
         case 'requests':
-          for (const r of admin.snapshot().spvRequests) {
-            say(`${r.spvRequestSlug}  ${r.status}  ${r.templateId}@${r.templateVersion}`);
-          }
+          printList(
+            say,
+            'SPV requests',
+            admin.listSpvRequests(parseListFilter('spvRequests', filterPairs(words.slice(1)))),
+            (r) => `${r.spvRequestSlug}  ${r.status}  ${r.templateId}@${r.templateVersion}`,
+          );
           return;
         case 'approve': {
           const approved = admin.approveSpvRequest(required(slug));
@@ -47,14 +96,21 @@ export function startMockConsole(admin: FakeAdmin, io: CliIo): () => void {
           say(`cancelled ${admin.cancelSpvRequest(required(slug)).spvRequestSlug}`);
           return;
         case 'subscriptions':
-          for (const s of admin.snapshot().subscriptions) {
-            say(
+          printList(
+            say,
+            'subscriptions',
+            admin.listSubscriptions(parseListFilter('subscriptions', filterPairs(words.slice(1)))),
+            (s) =>
               `${s.slug}  ${s.status}  spv ${s.spvSlug}  person ${s.personId}  ${s.lumpSum.value} ${s.lumpSum.currency}`,
-            );
-          }
+          );
           return;
         case 'complete':
           say(`completed ${admin.completeSubscription(required(slug)).subscriptionSlug}`);
+          return;
+        case 'auto-approve':
+          if (slug !== 'on' && slug !== 'off') throw new Error('say auto-approve on, or auto-approve off');
+          admin.autoApproveSpvRequests = slug === 'on';
+          say(`auto-approve is ${slug}`);
           return;
         case 'help':
           say(CONSOLE_HELP);

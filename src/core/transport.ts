@@ -135,7 +135,8 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
       },
     } as TransportResponse;
   };
-  return Object.assign(transport, { close: async () => owned?.close() });
+  // Bun's built-in `undici` is a shim whose `Agent` has no `close()` (its `request` ignores the dispatcher).
+  return Object.assign(transport, { close: async () => owned?.close?.() });
 }
 
 /**

@@ -1,4 +1,11 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
+import {
+  type FakeAdminList,
+  listSpvRequests,
+  listSubscriptions,
+  type SpvRequestListFilter,
+  type SubscriptionListFilter,
+} from './admin-lists.js';
 import { randomId } from './ids.js';
 import type { FakeServices } from './services.js';
 import type { PersonRecord, SpvRecord, SubscriptionRecord } from './state/records.js';
@@ -35,6 +42,13 @@ export interface FakeSnapshot {
  * subscriptions, onboard clients. Misuse (approving a cancelled request…) throws {@link FakeAdminError}.
  */
 export class FakeAdmin {
+  /**
+   * Approve every SPV request the moment it is created, as an instant reviewer: the create call still
+   * answers `pending-review`, then `spv_request.completed` follows and a read shows `approved`.
+   * Set it from the `autoApproveSpvRequests` option, or at any time.
+   * @default false
+   */
+  autoApproveSpvRequests = false;
   readonly #services: FakeServices;
 
   /** @internal */
@@ -106,28 +120,27 @@ export class FakeAdmin {
   }
 
   /**
-   * Registers a client with a public key you hold (PEM, JWK or `KeyObject`), e.g. one kept in a KMS.
-   * `createPartner()` is the shortcut that also generates the key.
+   * Registers a client with a public key you hold, e.g. the `publicKeyJwk` or `publicKeyPem` of
+   * `generateKeyPair()`, or one kept in a KMS: SPKI PEM, a JWK (object or JSON text) or a `KeyObject`
+   * (a private key registers its public half). `createPartner()` is the shortcut that also generates the
+   * key. A `clientId` already registered throws {@link FakeAdminError}.
    */
   registerClient(options: {
     clientId: string;
     issuer: string;
     publicKey: string | PublicJwk | KeyObject;
-    provisioned?: boolean;
-    applicationName?: string;
-    tenantSlug?: string;
+    provisioned?: boolean | undefined;
+    applicationName?: string | undefined;
+    tenantSlug?: string | undefined;
   }): void {
-    const { publicKey } = options;
-    const key =
-      typeof publicKey === 'string'
-        ? createPublicKey(publicKey)
-        : 'asymmetricKeyType' in publicKey && typeof publicKey.export === 'function'
-          ? (publicKey as KeyObject)
-          : createPublicKey({ key: publicKey as PublicJwk, format: 'jwk' });
+    if (this.#services.clients.get(options.clientId) !== undefined) {
+      throw new FakeAdminError(`Client ${options.clientId} is already registered`);
+    }
+    const key = publicKeyObject(options.publicKey);
     this.#services.clients.register({
       clientId: options.clientId,
       issuer: options.issuer,
-      publicKey: key.type === 'private' ? createPublicKey(key) : key,
+      publicKey: key,
       provisioned: options.provisioned ?? true,
       applicationName: options.applicationName ?? options.clientId,
       tenantSlug: options.tenantSlug ?? `tenant-${options.clientId}`,
@@ -144,6 +157,22 @@ export class FakeAdmin {
     this.#services.tokens.revoke(clientId);
   }
 
+  /**
+   * SPV requests matching `filter`, newest first, `limit` (50) at a time, with the total and a count per
+   * status.
+   */
+  listSpvRequests(filter: SpvRequestListFilter = {}): FakeAdminList<SpvRequest> {
+    return listSpvRequests(this.#services.state, filter);
+  }
+
+  /**
+   * Subscriptions matching `filter`, newest first, `limit` (50) at a time, with the total and a count per
+   * status.
+   */
+  listSubscriptions(filter: SubscriptionListFilter = {}): FakeAdminList<SubscriptionRecord> {
+    return listSubscriptions(this.#services.state, filter);
+  }
+
   /** A copy of everything the fake holds. */
   snapshot(): FakeSnapshot {
     const { state } = this.#services;
@@ -157,10 +186,31 @@ export class FakeAdmin {
 
   #open(slug: string, action: string): SubscriptionRecord {
     const subscription = this.#services.state.subscriptions.get(slug);
-    if (subscription === undefined) throw new FakeAdminError(`Cannot ${action}: no subscription ${slug}`);
+    if (subscription === undefined) {
+      throw new FakeAdminError(`Cannot ${action}: no subscription ${slug}`, 'not_found');
+    }
     if (subscription.status === 'completed' || subscription.status === 'cancelled') {
       throw new FakeAdminError(`Cannot ${action} subscription ${slug}: it is already ${subscription.status}`);
     }
     return subscription;
   }
+}
+
+/** A registered key as a `KeyObject`: PEM, JWK object or JSON text, or a `KeyObject`; never a private one. */
+function publicKeyObject(publicKey: string | PublicJwk | KeyObject): KeyObject {
+  let key: KeyObject;
+  try {
+    if (typeof publicKey === 'string') {
+      key = publicKey.trimStart().startsWith('{')
+        ? createPublicKey({ key: JSON.parse(publicKey) as PublicJwk, format: 'jwk' })
+        : createPublicKey(publicKey);
+    } else if ('asymmetricKeyType' in publicKey && typeof publicKey.export === 'function') {
+      key = publicKey as KeyObject;
+    } else {
+      key = createPublicKey({ key: publicKey as PublicJwk, format: 'jwk' });
+    }
+  } catch (error) {
+    throw new TypeError('publicKey is not a PEM key, an Ed25519 JWK or a KeyObject', { cause: error });
+  }
+  return key.type === 'private' ? createPublicKey(key) : key;
 }

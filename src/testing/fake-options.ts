@@ -52,6 +52,16 @@ export interface FakePartnerEquityOptions {
    * the alternate profile)
    */
   webhooks?: FakeWebhookOptions | undefined;
+  /**
+   * Also serve the admin API (approve, reject, cancel, complete, register a client, lists with counts and
+   * filters) as JSON over HTTP under a path prefix, on the loopback server and in `handlers`; `true` means
+   * `/__admin`. Off by default: the real service has no such routes, so a partner's tests never see them
+   * unless they ask. `partner-equity mock` turns it on.
+   * @default false
+   */
+  adminApi?: boolean | { prefix?: string };
+  /** Approve each SPV request the moment it is created (`fake.admin.autoApproveSpvRequests`). @default false */
+  autoApproveSpvRequests?: boolean;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {

@@ -1,8 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { inspect } from 'node:util';
-import { getResponse, type HttpHandler } from 'msw';
+import type { HttpHandler } from 'msw/http';
+import { getResponse } from 'msw/utils/get-response';
 import type { WebhookEventType } from '../schemas/events.js';
 import { FakeAdmin } from './admin.js';
+import { adminApiPrefix, createAdminApiHandler } from './admin-api/admin-api-handler.js';
 import { ClientRegistry } from './auth/client-registry.js';
 import { TokenStore } from './auth/token-store.js';
 import { type FakePartnerEquityOptions, resolveSettings } from './fake-options.js';
@@ -127,7 +129,12 @@ export class FakePartnerEquity {
       ),
       idempotency: new IdempotencyStore(this.#settings.idempotencyRetentionMs, now),
       faults: this.faults,
-      emit: (type, clientId, data) => this.#emit(type, clientId, data),
+      emit: (type, clientId, data) => {
+        this.#emit(type, clientId, data);
+        if (type === 'spv_request.created' && this.admin.autoApproveSpvRequests) {
+          this.admin.approveSpvRequest((data as { spvRequestSlug: string }).spvRequestSlug);
+        }
+      },
       rememberAssertion: (id, expiresAt) => this.#rememberAssertion(id, expiresAt),
       recordRequest: (entry) => this.#requests.push(entry),
       recordTokenRequest: (entry) => this.#tokenRequests.push(entry),
@@ -135,8 +142,16 @@ export class FakePartnerEquity {
       closed: this.#closed.signal,
     };
     this.admin = new FakeAdmin(this.#services);
+    this.admin.autoApproveSpvRequests = options.autoApproveSpvRequests ?? false;
     this.webhooks = new FakeWebhooks(this.#sender, this.#events);
-    this.handlers = createHandlers(allRoutes(profile), this.#services);
+    const adminPrefix = adminApiPrefix(options.adminApi);
+    this.handlers = [
+      // Before the partner routes, whose last handler answers 404 for every other path.
+      ...(adminPrefix === undefined
+        ? []
+        : [createAdminApiHandler(this.admin, adminPrefix, this.#services.servesOrigin)]),
+      ...createHandlers(allRoutes(profile), this.#services),
+    ];
     this.clock.setSettle(() => this.#sender.flush());
     this.#stopReconciler = startReconciler(
       this.clock,

@@ -1,4 +1,4 @@
-import { type HttpHandler, http } from 'msw';
+import { type HttpHandler, http } from 'msw/http';
 import { serve } from './pipeline.js';
 import type { Route } from './route.js';
 import { compilePath } from './route-matcher.js';

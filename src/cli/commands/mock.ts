@@ -1,12 +1,10 @@
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Command } from '../command.js';
 import { CREDENTIAL_ENV } from '../credentials.js';
 import { followWallClock } from '../follow-wall-clock.js';
 import { serverOptions, startServer } from '../listen.js';
-import { CONSOLE_HELP, startMockConsole } from '../mock-console.js';
-import { integerValue, stringValue } from '../parse-options.js';
+import { ADMIN_API_PREFIX, adminApiHelp, CONSOLE_HELP, startMockConsole } from '../mock-console.js';
+import { mockPartnerOptions, registerMockPartner } from '../mock-partner.js';
+import { flag, integerValue, stringValue } from '../parse-options.js';
 import { nodeListener } from '../serve-fetch-handler.js';
 import { CommandError } from '../usage-error.js';
 import { WEBHOOK_SECRET_ENV } from '../webhook-secrets.js';
@@ -18,20 +16,24 @@ const DEFAULT_PORT = 4010;
 export const mock: Command = {
   path: ['mock'],
   summary: 'Run the fake Partner Equity API locally and print ready-to-use credentials',
-  synopsis: '[--port <port>] [--host <host>] [--key-out <file>] [--env-out <file>] [--webhook-url <url>]',
+  synopsis:
+    '[--port <port>] [--host <host>] [--client-id <id>] [--issuer <url>] [--public-key <file|JWK> | --key-out <file>] [--auto-approve] [--env-out <file>] [--webhook-url <url>]',
   details: [
     "Starts the SDK's stateful fake API (the one `@partner-equity/sdk/testing` exports), registers a partner",
     'client with a fresh Ed25519 key, writes the key to a 0600 file and prints `export PE_…=…` lines for',
     '`partner-equity token`, `npm run quickstart` and your own code. With --webhook-url, every event is',
     'delivered there, signed with the printed PE_WEBHOOK_SECRET (try `partner-equity webhooks listen`).',
-    'Time runs at wall-clock speed. Type `help` for admin commands (approve a request…). Ctrl-C stops it.',
+    'With --public-key, your own key is registered instead (`partner-equity keys generate` makes one).',
+    `Time runs at wall-clock speed. Review requests on its console (type \`help\`), or script it through the`,
+    `admin API at ${ADMIN_API_PREFIX} (JSON over HTTP; GET it for the list). --auto-approve approves each SPV`,
+    'request as it is created. Ctrl-C stops it.',
   ].join('\n'),
   options: {
     ...serverOptions(DEFAULT_PORT),
-    'key-out': {
-      type: 'string',
-      valueName: '<file>',
-      description: "Where to write the partner's private key (default: a file in the temp directory)",
+    ...mockPartnerOptions,
+    'auto-approve': {
+      type: 'boolean',
+      description: 'Approve every SPV request as soon as it is created (off by default)',
     },
     'env-out': {
       type: 'string',
@@ -64,21 +66,22 @@ export const mock: Command = {
       host,
       port,
     );
-    fake = new FakePartnerEquity({ baseUrl: started.origin });
+    fake = new FakePartnerEquity({
+      baseUrl: started.origin,
+      adminApi: { prefix: ADMIN_API_PREFIX },
+      autoApproveSpvRequests: flag(values, 'auto-approve'),
+    });
     const stopClock = followWallClock(fake.clock);
     const cleanup: (() => Promise<void>)[] = [];
     try {
-      const partner = await fake.createPartner({ applicationName: 'partner-equity mock' });
-      const keyOut = stringValue(values, 'key-out');
-      // A key in the temp directory is the mock's own and goes when it stops; a --key-out file is the user's.
-      const keyFile = keyOut ?? join(tmpdir(), `partner-equity-mock-${partner.clientId}.pem`);
-      if (keyOut === undefined) cleanup.push(() => rm(keyFile, { force: true }));
+      const partner = await registerMockPartner(fake.admin, values, cleanup);
       const env: [string, string][] = [
         [CREDENTIAL_ENV.baseUrl, started.origin],
         [CREDENTIAL_ENV.clientId, partner.clientId],
         [CREDENTIAL_ENV.issuer, partner.issuer],
-        [CREDENTIAL_ENV.privateKeyFile, await writeSecretFile(keyFile, partner.privateKey, true)],
       ];
+      if (partner.privateKeyFile !== undefined)
+        env.push([CREDENTIAL_ENV.privateKeyFile, partner.privateKeyFile]);
       if (webhookUrl !== undefined) {
         env.push([WEBHOOK_SECRET_ENV, fake.webhooks.register({ url: webhookUrl }).secret]);
       }
@@ -90,8 +93,9 @@ export const mock: Command = {
       io.stdout.write(
         [
           `Fake Partner Equity API listening on ${started.origin}`,
-          `Partner client ${partner.clientId} registered; its private key is in ${env[3]![1]} (mode 0600).`,
+          `Partner client ${partner.clientId} registered${partner.keyNote}`,
           ...(webhookUrl === undefined ? [] : [`Events are delivered to ${webhookUrl}.`]),
+          ...(flag(values, 'auto-approve') ? ['SPV requests are approved as soon as they are created.'] : []),
           '',
           ...env.map(([name, value]) => `export ${name}=${value}`),
           '',
@@ -100,6 +104,8 @@ export const mock: Command = {
           '       npm run quickstart        # the read-only tour, against this mock',
           '',
           CONSOLE_HELP,
+          '',
+          adminApiHelp(started.origin),
           '',
         ].join('\n'),
       );
@@ -121,7 +127,7 @@ async function loadFake() {
   try {
     const [{ FakePartnerEquity }, { getResponse }] = await Promise.all([
       import('../../testing/index.js'),
-      import('msw'),
+      import('msw/utils/get-response'),
     ]);
     return { FakePartnerEquity, getResponse };
   } catch (error) {

@@ -54,7 +54,13 @@ export async function verifyAssertion(assertion: string, policy: AssertionPolicy
   try {
     await compactVerify(assertion, client.publicKey, { algorithms: [...policy.algorithms] });
   } catch {
-    throw unauthorized('invalid_signature', "The signature does not verify with the client's registered key");
+    // The usual cause in the fake: a key of your own signing for a client registered with another key
+    // (the mock's printed client, say). Name the way out.
+    throw unauthorized(
+      'invalid_signature',
+      `The signature does not verify with the key registered for ${client.clientId}: sign with that key's ` +
+        'private half, or register your public key (fake.admin.registerClient, partner-equity mock --public-key)',
+    );
   }
   const aud =
     policy.audienceArray && Array.isArray(claims.aud) && claims.aud.length === 1 ? claims.aud[0] : claims.aud;

@@ -5,17 +5,25 @@ import type { ShareClass } from '../wire/spv-requests.js';
 import type { SpvRequestRecord } from './records.js';
 import { spvRequestResource } from './resources.js';
 
-/** Thrown by admin controls used out of order (approving a cancelled request…): a bug in the test. */
+/**
+ * Thrown by admin controls used out of order (approving a cancelled request…): a bug in the test. `code`
+ * tells a missing record (`not_found`) from one in the wrong state (`invalid_state`).
+ */
 export class FakeAdminError extends Error {
-  constructor(message: string) {
+  readonly code: 'not_found' | 'invalid_state';
+
+  constructor(message: string, code: 'not_found' | 'invalid_state' = 'invalid_state') {
     super(message);
     this.name = 'FakeAdminError';
+    this.code = code;
   }
 }
 
 function pending(services: FakeServices, slug: string, action: string): SpvRequestRecord {
   const record = services.state.spvRequests.get(slug);
-  if (record === undefined) throw new FakeAdminError(`Cannot ${action}: no SPV request ${slug}`);
+  if (record === undefined) {
+    throw new FakeAdminError(`Cannot ${action}: no SPV request ${slug}`, 'not_found');
+  }
   if (record.status !== 'pending-review') {
     throw new FakeAdminError(
       `Cannot ${action} SPV request ${slug}: it is ${record.status}, not pending-review`,

@@ -95,7 +95,7 @@ export class WebhookSender {
     for (const cancel of this.#timers) cancel();
     this.#timers.clear();
     await this.flush();
-    await this.#agent.close();
+    await this.#agent.close?.(); // Bun's built-in `undici` shim: an `Agent` without `close()`
   }
 
   #attempt(event: EmittedEvent, endpoint: WebhookEndpoint, delivery: WebhookDelivery): void {
@@ -127,7 +127,9 @@ export class WebhookSender {
         headersTimeout: this.#timeoutMs,
         bodyTimeout: this.#timeoutMs,
       });
-      await response.body.dump();
+      // Bun's built-in `undici` shim has no `dump()`: dropping the unread answer there does the same.
+      if (typeof response.body.dump === 'function') await response.body.dump();
+      else response.body.destroy();
       attempt.status = response.statusCode;
     } catch (error) {
       attempt.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -1,0 +1,112 @@
+import { type HttpHandler, http } from 'msw/http';
+import type { FakeAdmin } from '../admin.js';
+import { FakeAdminError } from '../state/spv-request-lifecycle.js';
+import { type AdminRequest, adminRoutes } from './admin-api-routes.js';
+import { AdminInputError } from './list-filter.js';
+
+/** Where the admin API lives when it is on and no other prefix is given. */
+export const DEFAULT_ADMIN_API_PREFIX = '/__admin';
+
+/** The prefix the `adminApi` option asks for, or `undefined` when the admin API is off. */
+export function adminApiPrefix(option: boolean | { prefix?: string } | undefined): string | undefined {
+  if (option === undefined || option === false) return undefined;
+  const prefix = option === true ? DEFAULT_ADMIN_API_PREFIX : (option.prefix ?? DEFAULT_ADMIN_API_PREFIX);
+  if (!/^(\/[\w.~-]+)+$/.test(prefix) || prefix.startsWith('/v1/') || prefix === '/v1') {
+    throw new TypeError(
+      `FakePartnerEquity: adminApi.prefix must be a path such as /__admin, got '${prefix}'`,
+    );
+  }
+  return prefix;
+}
+
+const MAX_ADMIN_BODY_BYTES = 1024 * 1024;
+
+function reply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  // Indented: people read these answers in a terminal (curl), scripts parse them either way.
+  return new Response(`${JSON.stringify(body, null, 2)}\n`, {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+const problem = (status: number, code: string, detail: string, headers?: Record<string, string>) =>
+  reply(status, { code, detail }, headers);
+
+async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
+  const text = await request.text();
+  if (text.length > MAX_ADMIN_BODY_BYTES) throw new AdminInputError('body: over 1 MiB');
+  if (text.trim() === '') return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new AdminInputError('body: not JSON');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new AdminInputError('body: expected a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
+
+/** Turns what an admin action threw into the answer: 404 unknown record, 409 wrong state, 400 bad input. */
+function failure(error: unknown): Response {
+  if (error instanceof FakeAdminError) {
+    return error.code === 'not_found'
+      ? problem(404, 'not_found', error.message)
+      : problem(409, 'conflict', error.message);
+  }
+  if (error instanceof AdminInputError || error instanceof TypeError || error instanceof RangeError) {
+    return problem(400, 'invalid_request', error.message);
+  }
+  throw error;
+}
+
+/** Answers one request under `prefix` (the path after the prefix is `rest`). */
+async function answer(admin: FakeAdmin, request: Request, prefix: string, rest: string): Promise<Response> {
+  const url = new URL(request.url);
+  if (rest === '' || rest === '/') {
+    return reply(200, {
+      routes: adminRoutes.map((r) => ({ method: r.method, path: `${prefix}${r.path}`, summary: r.summary })),
+    });
+  }
+  const matching = adminRoutes.flatMap((route) => {
+    const params = route.match(rest);
+    return params === undefined ? [] : [{ route, params }];
+  });
+  if (matching.length === 0)
+    return problem(404, 'not_found', `No admin route ${rest} (GET ${prefix} lists them)`);
+  const found = matching.find(({ route }) => route.method === request.method);
+  if (found === undefined) {
+    const allow = matching.map(({ route }) => route.method).join(', ');
+    return problem(405, 'method_not_allowed', `${request.method} is not allowed here (${allow})`, { allow });
+  }
+  const input: AdminRequest = { admin, url, params: found.params, body: () => readJsonBody(request) };
+  try {
+    const { status, body } = await found.route.handle(input);
+    return reply(status, body);
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+/**
+ * The admin API as one MSW handler: the back office's actions (approve, reject, cancel, complete, register
+ * a client, list with counts and filters) as JSON over HTTP under `prefix`, on the fake's own origins only.
+ * It never runs through the partner pipeline: no token, no fault injection, not in `fake.requests`.
+ */
+export function createAdminApiHandler(
+  admin: FakeAdmin,
+  prefix: string,
+  servesOrigin: (origin: string) => boolean,
+): HttpHandler {
+  const restOf = (request: Request): string | undefined => {
+    const url = new URL(request.url);
+    if (!servesOrigin(url.origin)) return undefined;
+    if (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) return undefined;
+    return url.pathname.slice(prefix.length);
+  };
+  return http.all(
+    ({ request }) => restOf(request) !== undefined,
+    ({ request }) => answer(admin, request, prefix, restOf(request) ?? ''),
+  );
+}
