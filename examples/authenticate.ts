@@ -34,7 +34,8 @@ async function main(): Promise<void> {
     // 2. Every process: build one client and reuse it. The first call that needs a token gets one.
     const client = new PartnerEquity({ baseUrl, clientId, issuer, privateKey: privateKeyPem });
     const info = await client.oauth.info();
-    console.log(`authenticated as ${info.clientId} (${info.applicationName})`);
+    // The spec does not name the token info fields; this server's are printed as they come.
+    console.log(`authenticated; token info: ${JSON.stringify(info)}`);
 
     // 3. What a key Partner Equity does not know looks like: a 401 at the first call, never a retry loop.
     const stranger = new PartnerEquity({

@@ -10,6 +10,7 @@ import {
   type SpvRequest,
 } from '@partner-equity/sdk';
 import { connect } from './support/connect.js';
+import { dealRequest } from './support/deal.js';
 
 /** Polls until the request leaves `pending-review`, waiting longer between reads, up to `timeoutMs`. */
 async function waitForReview(client: PartnerEquity, slug: string, timeoutMs: number): Promise<SpvRequest> {
@@ -26,12 +27,8 @@ async function waitForReview(client: PartnerEquity, slug: string, timeoutMs: num
 async function main(): Promise<void> {
   const { client, fake, close } = await connect();
   try {
-    const { latest } = await client.contracts.versions();
-    if (latest === undefined) throw new Error('the server lists no contract version');
-    const sample = await client.contracts.samples.get(latest, 'spv-standard-minimal');
-    if (!sample.payload) throw new Error('the sample carries no request body');
-    // Your deal, here filled from the contract's sample: `templateId` and the attributes the template asks for.
-    const deal = { id: 'deal-2025-001', body: sample.payload };
+    // Your deal: its own id, and the SPV request body your system builds from it.
+    const deal = { id: 'deal-2025-001', body: dealRequest('Deal 2025-001 SPV') };
 
     // A key derived from YOUR deal id: if this script crashes after sending and runs again (within the
     // API's 24 h retention), the API replays the first answer instead of creating a second request.

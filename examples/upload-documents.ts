@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ConflictError, InputValidationError, type PartnerEquity } from '@partner-equity/sdk';
 import type { FakePartnerEquity } from '@partner-equity/sdk/testing';
 import { connect } from './support/connect.js';
+import { dealRequest } from './support/deal.js';
 import { tinyPdf } from './support/tiny-pdf.js';
 
 /** Against the fake: an approved SPV with one subscribed investor. Elsewhere: PE_SPV_SLUG / PE_PERSON_ID. */
@@ -20,11 +21,7 @@ async function subscription(client: PartnerEquity, fake: FakePartnerEquity | und
       throw new Error('Set PE_SPV_SLUG and PE_PERSON_ID to a subscription of yours.');
     return { spvSlug, personId };
   }
-  const { latest } = await client.contracts.versions();
-  if (latest === undefined) throw new Error('the server lists no contract version');
-  const sample = await client.contracts.samples.get(latest, 'spv-standard-minimal');
-  if (!sample.payload) throw new Error('the sample carries no request body');
-  const request = await client.spvRequests.create(sample.payload);
+  const request = await client.spvRequests.create(dealRequest());
   const approved = fake.admin.approveSpvRequest(request.spvRequestSlug);
   const spvSlug = approved.materialisedRefs!.vehicleSlug;
   const { succeeded } = await client.investors.create([

@@ -2,6 +2,7 @@
 // subscriptions and both documents, with every webhook verified by a local receiver.
 import { deriveIdempotencyKey, type PartnerEquity } from '@partner-equity/sdk';
 import type { FakePartnerEquity } from '@partner-equity/sdk/testing';
+import { dealRequest } from '../support/deal.js';
 import { tinyPdf } from '../support/tiny-pdf.js';
 import type { WebhookInbox } from '../support/webhook-inbox.js';
 import type { Report } from './report.js';
@@ -14,12 +15,11 @@ export async function partnerFlowSteps(
   report: Report,
 ): Promise<void> {
   report.step('SPV request: created, listed, approved by the reviewer');
-  const sample = await client.contracts.samples.get(contractVersion, 'spv-standard-two-classes');
-  // A key derived from the payload: running this again within 24 h replays the first answer instead of
+  const deal = { ...dealRequest(), templateVersion: contractVersion };
+  // A key derived from the body: running this again within 24 h replays the first answer instead of
   // creating a second request (a random key is generated when you give none).
-  if (!sample.payload) throw new Error('the sample has no payload to submit');
-  const idempotencyKey = deriveIdempotencyKey('quickstart-spv-request', sample.payload);
-  const created = await client.spvRequests.create(sample.payload, { idempotencyKey });
+  const idempotencyKey = deriveIdempotencyKey('quickstart-spv-request', deal);
+  const created = await client.spvRequests.create(deal, { idempotencyKey });
   report.line(
     `created ${created.spvRequestSlug}: ${created.status} (Idempotency-Key ${idempotencyKey.slice(0, 24)}…)`,
   );

@@ -32,13 +32,15 @@ export async function readOnlySteps(
   const { latest, versions } = await client.contracts.versions();
   report.line(`versions: ${versions.map((v) => v.version).join(', ')} (latest ${latest})`);
   if (latest !== undefined) {
+    // The spec does not show what a contract document holds: print what this server sends.
     const templates = await client.contracts.templates.list(latest);
-    report.line(`templates in ${latest}: ${templates.map((t) => t.name).join(', ')}`);
-    const name = templates[0]?.name;
-    if (name) {
-      // The spec does not show what a template holds: print what this server sends.
+    report.line(
+      `${templates.length} template(s) in ${latest}; fields: ${Object.keys(templates[0] ?? {}).join(', ')}`,
+    );
+    const name = [templates[0]?.name, templates[0]?.['templateId']].find((v) => typeof v === 'string');
+    if (typeof name === 'string') {
       const template = await client.contracts.templates.get(latest, name);
-      report.line(`template ${name}: fields ${Object.keys(template).join(', ')}`);
+      report.line(`template ${name}: ${JSON.stringify(template).length} bytes`);
     }
   }
 

@@ -66,7 +66,7 @@ describe('dealWebhooks', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const { secret } = fake.webhooks.register({ url: `http://127.0.0.1:${port}/webhooks` });
-    handle = createNodeHandler(dealWebhooks(secret, spvsByRequest));
+    handle = createNodeHandler(dealWebhooks(secret, client, spvsByRequest));
 
     const request = await submitDeal(client, deal);
     const approved = fake.admin.approveSpvRequest(request.spvRequestSlug); // the reviewer's action

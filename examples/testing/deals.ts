@@ -23,12 +23,18 @@ export function submitDeal(client: PartnerEquity, deal: Deal) {
 }
 
 /** Webhook handling: remembers each approved request's SPV (`spvsByRequest` stands in for a database). */
-export function dealWebhooks(secret: string, spvsByRequest: Map<string, string>): WebhookReceiver {
-  return new WebhookReceiver(new Webhook({ secret })).on('spv_request.completed', (event) => {
-    // The spec promises no payload field: with a service that sends less, look the request up instead
-    // (client.spvRequests.get(slug)). The fake sends the whole request.
-    const { spvRequestSlug, materialisedRefs } = event.data;
-    if (spvRequestSlug && materialisedRefs?.vehicleSlug)
-      spvsByRequest.set(spvRequestSlug, materialisedRefs.vehicleSlug);
+export function dealWebhooks(
+  secret: string,
+  client: PartnerEquity,
+  spvsByRequest: Map<string, string>,
+): WebhookReceiver {
+  return new WebhookReceiver(new Webhook({ secret })).on('spv_request.completed', async (event) => {
+    // The spec promises no payload field: use what the event carries, else read the request itself.
+    const slug = event.data.spvRequestSlug;
+    if (!slug) throw new Error('spv_request.completed without a request slug');
+    const vehicleSlug =
+      event.data.materialisedRefs?.vehicleSlug ??
+      (await client.spvRequests.get(slug)).materialisedRefs?.vehicleSlug;
+    if (vehicleSlug) spvsByRequest.set(slug, vehicleSlug);
   });
 }

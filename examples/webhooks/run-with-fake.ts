@@ -5,6 +5,7 @@ import { PartnerEquity } from '@partner-equity/sdk';
 import { FakePartnerEquity } from '@partner-equity/sdk/testing';
 import type { WebhookReceiver } from '@partner-equity/sdk/webhooks';
 import { followWallClock } from '../support/connect.js';
+import { dealRequest } from '../support/deal.js';
 import { createReceiver } from './receiver.js';
 
 /** The app under demonstration, listening. */
@@ -35,11 +36,7 @@ export async function runWithFake(
     const partner = await fake.createPartner();
     fake.webhooks.register({ url: app.url, secret, clientId: partner.clientId });
     const client = new PartnerEquity(partner);
-    const { latest } = await client.contracts.versions();
-    if (latest === undefined) throw new Error('the server lists no contract version');
-    const sample = await client.contracts.samples.get(latest, 'spv-standard-minimal');
-    if (!sample.payload) throw new Error('the sample carries no request body');
-    const request = await client.spvRequests.create(sample.payload);
+    const request = await client.spvRequests.create(dealRequest());
     fake.admin.approveSpvRequest(request.spvRequestSlug);
     await client.close();
     await new Promise<void>((resolve, reject) => {

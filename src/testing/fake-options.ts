@@ -11,7 +11,7 @@ export interface FakePartnerEquityOptions {
    * choice for every one of them (`null` for absent fields, `+00:00` timestamps with microseconds, summary
    * list entries, contracts behind a bearer token…; the README lists both side by side). What the spec
    * states is the same in both. Several options below default differently per profile.
-   * @default 'default'
+   * @default the `PARTNER_EQUITY_FAKE_PROFILE` environment variable, else 'default'
    */
   profile?: FakeProfileName;
   /**

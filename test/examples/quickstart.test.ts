@@ -21,14 +21,16 @@ describe('npm run quickstart', () => {
     ]);
     expect(stdout).toMatch(/POST \/v1\/oauth2\/tokens → 201/);
     expect(stdout).toMatch(/"accessToken":"\[REDACTED\]","refreshToken":"\[REDACTED\]".*"expiresIn":3600/);
-    expect(stdout).toMatch(/token info: \{"clientId":"client_quickstart"/);
+    // Profile-agnostic (CI also runs this with PARTNER_EQUITY_FAKE_PROFILE=alternate): field names and
+    // statuses the spec does not show are not asserted.
+    expect(stdout).toMatch(/token info: \{.*"client_quickstart"/);
     expect(stdout).toMatch(/versions: 2024-01, 2025-06 \(latest 2025-06\)/);
     expect(stdout).toMatch(/created spvr_\w+: pending-review/);
     expect(stdout).toMatch(/webhook spv_request\.completed verified \(webhook-id msg_\w+\)/);
     expect(stdout).toMatch(/spvr_\w+ is approved: SPV spv_\w+/);
-    expect(stdout).toMatch(/inv-001: created → per_\w+/);
+    expect(stdout).toMatch(/inv-001: \w+ → per_\w+/);
     expect(stdout).toMatch(/inv-003: failed: invalid_field on email/);
-    expect(stdout.match(/^ {3}sub_\w+: per_\w+ .* awaiting-signed-form$/gm)).toHaveLength(2);
+    expect(stdout.match(/^ {3}sub_\w+: per_\w+ \{.*\} \S+$/gm)).toHaveLength(2);
     expect(stdout).toMatch(
       /webhook signed_subscription_form\.uploaded verified \(partnerInvestorId inv-001\)/,
     );
@@ -58,7 +60,7 @@ describe('npm run quickstart', () => {
     expect(stdout).toContain(`Partner Equity SDK quickstart, read-only, against ${env['PE_BASE_URL']}`);
     const steps = [...stdout.matchAll(/^\d+\. (\S+)/gm)].map((m) => m[1]);
     expect(steps).toEqual(['Service', 'Access', 'Contracts', 'SPV']);
-    expect(stdout).toContain(`token info: {"clientId":"${env['PE_CLIENT_ID']}"`);
+    expect(stdout).toMatch(new RegExp(`token info: \\{.*"${env['PE_CLIENT_ID']}"`));
     expect(stdout).toContain('0 request(s) in total');
   });
 

@@ -1,12 +1,22 @@
 import type { PartnerEquity } from '../../src/client.js';
 import type { SpvRequestCreate } from '../../src/schemas/spv-requests.js';
 
-/** A valid SPV request body: the fake's published `spv-standard-minimal` sample (one share class). */
+/**
+ * A valid SPV request body for the fake (the content of its `spv-standard-minimal` sample: one share class),
+ * written out: the shape of published samples is not part of the spec and differs between the fake's
+ * profiles. `client` is taken for call-site compatibility and reads the contract versions, as a partner
+ * would before submitting.
+ */
 export async function spvBody(client: PartnerEquity): Promise<SpvRequestCreate> {
   const { latest } = await client.contracts.versions();
   if (latest === undefined) throw new Error('the fake lists no contract version');
-  const sample = await client.contracts.samples.get(latest, 'spv-standard-minimal');
-  const body = sample.payload;
-  if (typeof body?.['templateId'] !== 'string') throw new Error('the sample has no request body');
-  return body as unknown as SpvRequestCreate;
+  return {
+    templateId: 'spv-standard',
+    attributes: {
+      name: 'Acme Growth SPV I',
+      currency: 'EUR',
+      targetRaise: '2500000.00',
+      shareClasses: [{ name: 'Class A', managementFeePercent: '2', carryPercent: '20' }],
+    },
+  };
 }

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { PartnerEquity } from '@partner-equity/sdk';
 import { FakePartnerEquity } from '@partner-equity/sdk/testing';
 import { followWallClock } from '../../support/connect.js';
+import { dealRequest } from '../../support/deal.js';
 import { serveFetch } from '../../support/serve-fetch.js';
 
 process.env['PE_WEBHOOK_SECRET'] = `whsec_${randomBytes(24).toString('base64')}`;
@@ -28,11 +29,7 @@ try {
     clientId: partner.clientId,
   });
   const client = new PartnerEquity(partner);
-  const { latest } = await client.contracts.versions();
-  if (latest === undefined) throw new Error('the server lists no contract version');
-  const sample = await client.contracts.samples.get(latest, 'spv-standard-minimal');
-  if (!sample.payload) throw new Error('the sample carries no request body');
-  const request = await client.spvRequests.create(sample.payload);
+  const request = await client.spvRequests.create(dealRequest());
   fake.admin.approveSpvRequest(request.spvRequestSlug);
   await client.close();
   await fake.webhooks.flush();
