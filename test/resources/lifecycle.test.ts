@@ -33,12 +33,9 @@ describe('a partner integration from SPV request to funding receipt', () => {
     const rows = investorRows(4, 'crm');
     rows[2] = { ...rows[2]!, countryOfResidence: 'Germany' };
     const first = await client.investors.create(rows, { idempotencyKey: 'crm-export-1' });
-    expect(first.results.map((r) => r.status)).toEqual(['created', 'created', 'failed', 'created']);
-    expect(first.failed[0]?.error).toMatchObject({
-      code: 'invalid_field',
-      field: 'countryOfResidence',
-      retryable: false,
-    });
+    // Outcomes, not the server's status words (the spec does not list them; this test runs on both profiles).
+    expect(first.results.map((r) => (r.error ? 'failed' : 'ok'))).toEqual(['ok', 'ok', 'failed', 'ok']);
+    expect(first.failed[0]?.error).toMatchObject({ field: 'countryOfResidence', retryable: false });
     const personsAfterFirst = fake.admin.snapshot().persons.length;
     const rerun = await client.investors.create(rows, { idempotencyKey: 'crm-export-1' });
     expect(rerun.results.map((r) => r.servicePersonId)).toEqual(first.results.map((r) => r.servicePersonId));
@@ -55,11 +52,8 @@ describe('a partner integration from SPV request to funding receipt', () => {
         partnerSubscriptionId: `crm-sub-${i}`,
       })),
     );
-    expect(results.map((r) => r.status)).toEqual([
-      'awaiting-signed-form',
-      'awaiting-signed-form',
-      'awaiting-signed-form',
-    ]);
+    expect(results.map((r) => r.personId)).toEqual(people);
+    expect(new Set(results.map((r) => r.status)).size).toBe(1);
 
     // 5. The first investor: form, then receipt.
     const [alice, bob, carol] = people as [string, string, string];
@@ -74,7 +68,7 @@ describe('a partner integration from SPV request to funding receipt', () => {
       .uploadFundingReceipt(spvSlug, bob, receipt)
       .catch((e: unknown) => e);
     expect(early).toBeInstanceOf(ConflictError);
-    expect(early).toMatchObject({ code: 'signed_form_missing' });
+    expect(early).toMatchObject({ status: 409 });
 
     // 7. The third: once the subscription is completed (terminal), uploads are 409s.
     fake.admin.completeSubscription(results[2]?.subscriptionSlug ?? '');
@@ -82,8 +76,9 @@ describe('a partner integration from SPV request to funding receipt', () => {
       .uploadSignedForm(spvSlug, carol, fileBytes('pdf'))
       .catch((e: unknown) => e);
     expect(late).toBeInstanceOf(ConflictError);
-    expect(late).toMatchObject({ code: 'subscription_terminal' });
+    expect(late).toMatchObject({ status: 409 });
 
+    // What the fake holds (its admin view is the same in both profiles).
     const statuses = Object.fromEntries(
       fake.admin.snapshot().subscriptions.map((s) => [s.personId, s.status]),
     );

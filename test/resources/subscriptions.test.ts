@@ -33,14 +33,11 @@ describe('client.subscriptions.create', () => {
     const { data, response } = await env.client.subscriptions.create(spvSlug, rows).withResponse();
     expect(response.status).toBe(201);
     expect(data.results).toMatchObject([
-      {
-        spvSlug,
-        personId: rows[0]?.servicePersonId,
-        lumpSum: rows[0]?.lumpSum,
-        partnerSubscriptionId: 'sub-0',
-      },
-      { spvSlug, personId: rows[1]?.servicePersonId, lumpSum: { value: '20000.50' } },
+      { spvSlug, personId: rows[0]?.servicePersonId, partnerSubscriptionId: 'sub-0' },
+      { spvSlug, personId: rows[1]?.servicePersonId },
     ]);
+    // The spec does not show lumpSum's inner fields in results; the fake's default profile echoes the input.
+    if (env.fake.profile === 'default') expect(data.results[0]).toMatchObject({ lumpSum: rows[0]?.lumpSum });
     const sent = env.apiRequests().at(-1);
     expect(sent?.path).toBe(`/v1/spvs/${spvSlug}/subscriptions`);
     expect(sent?.headers['idempotency-key']).toBe(data.chunks[0]?.idempotencyKey);
@@ -63,22 +60,26 @@ describe('client.subscriptions.create', () => {
     const bad = rows.map((r) => ({ ...r, lumpSum: { ...r.lumpSum, currency: otherCurrency } }));
     const invalid = await env.client.subscriptions.create(spvSlug, bad).catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(BadRequestError);
-    expect(invalid).toMatchObject({ status: 400, code: 'validation_failed' });
-    expect((invalid as BadRequestError).validationErrors).toEqual([
-      {
-        attribute: 'subscriptions[0].lumpSum.currency',
-        code: 'currency_mismatch',
-        message: expect.any(String),
-      },
-      {
-        attribute: 'subscriptions[1].lumpSum.currency',
-        code: 'currency_mismatch',
-        message: expect.any(String),
-      },
-    ]);
+    expect((invalid as BadRequestError).validationErrors).toHaveLength(2);
+    // Codes and attribute paths are the server's words (not shown by the spec): asserted for the default profile.
+    if (env.fake.profile === 'default')
+      expect(invalid).toMatchObject({ status: 400, code: 'validation_failed' });
+    if (env.fake.profile === 'default')
+      expect((invalid as BadRequestError).validationErrors).toEqual([
+        {
+          attribute: 'subscriptions[0].lumpSum.currency',
+          code: 'currency_mismatch',
+          message: expect.any(String),
+        },
+        {
+          attribute: 'subscriptions[1].lumpSum.currency',
+          code: 'currency_mismatch',
+          message: expect.any(String),
+        },
+      ]);
     const missing = await env.client.subscriptions.create('spv_missing', rows).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
-    expect(missing).toMatchObject({ code: 'spv_not_found' });
+    expect(missing).toMatchObject({ status: 404 });
 
     // The call key names a batch: each chunk's key is derived from it and the chunk's rows, so a re-run
     // with other rows gets other keys. The API's 409 still comes through for a key reused by hand.
@@ -89,7 +90,7 @@ describe('client.subscriptions.create', () => {
       .create(spvSlug, rows.slice(1), { headers: { 'idempotency-key': 'k-1' } })
       .catch((e: unknown) => e);
     expect(conflict).toBeInstanceOf(ConflictError);
-    expect(conflict).toMatchObject({ code: 'idempotency_key_conflict' });
+    expect(conflict).toMatchObject({ status: 409 });
   });
 
   it('401, 403 and 422 surface typed', async () => {

@@ -13,8 +13,9 @@ const api = useFakeApi();
 const temp = useTempDir();
 const server = useTestServer();
 
-async function download(url: string): Promise<{ type: string | null; bytes: Buffer }> {
-  const response = await fetch(url);
+// File URLs may be relative to the base URL (a URL the spec states, not its form).
+async function download(url: string, base: string): Promise<{ type: string | null; bytes: Buffer }> {
+  const response = await fetch(new URL(url, base));
   return { type: response.headers.get('content-type'), bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -38,7 +39,7 @@ describe('uploads: every kind of file source reaches the API byte for byte', () 
     const result = await env.client.subscriptions.uploadSignedForm(spvSlug, personId, await make());
     expect(result).toMatchObject({ subscriptionSlug, spvSlug, personId });
     expect(result.subscriptionFormUrl.endsWith(`/${filename}`)).toBe(true);
-    const stored = await download(result.subscriptionFormUrl);
+    const stored = await download(result.subscriptionFormUrl, env.credentials.baseUrl);
     expect(stored.type).toBe('application/pdf');
     expect(stored.bytes.equals(pdf)).toBe(true);
     expect(await spoolDirs()).toEqual([]);
@@ -50,7 +51,7 @@ describe('uploads: every kind of file source reaches the API byte for byte', () 
     const result = await env.client.subscriptions.uploadSignedForm(spvSlug, personId, fileBytes(kind), {
       filename: `form.${kind}`,
     });
-    expect((await download(result.subscriptionFormUrl)).type).toBe(`image/${kind}`);
+    expect((await download(result.subscriptionFormUrl, env.credentials.baseUrl)).type).toBe(`image/${kind}`);
     expect(result.subscriptionFormUrl.endsWith(`/form.${kind}`)).toBe(true);
   });
 
@@ -59,7 +60,9 @@ describe('uploads: every kind of file source reaches the API byte for byte', () 
     const { spvSlug, personId } = await subscribedInvestor(env);
     const path = await temp.write('via-fetch.pdf', pdf);
     const result = await env.client.subscriptions.uploadSignedForm(spvSlug, personId, { path });
-    expect((await download(result.subscriptionFormUrl)).bytes.equals(pdf)).toBe(true);
+    expect((await download(result.subscriptionFormUrl, env.credentials.baseUrl)).bytes.equals(pdf)).toBe(
+      true,
+    );
   });
 
   it('the funding receipt carries amount, currency and wireReference after the form', async () => {
@@ -78,7 +81,8 @@ describe('uploads: every kind of file source reaches the API byte for byte', () 
       currency,
       wireReference: 'WIRE-2025-0001',
     });
-    expect((await download(receipt.fundingReceiptUrl)).type).toBe('image/png');
+    expect((await download(receipt.fundingReceiptUrl, env.credentials.baseUrl)).type).toBe('image/png');
+    // The fake's own admin view (its status names are its choice per profile).
     expect(env.fake.admin.snapshot().subscriptions[0]?.status).toBe('funding-received');
   });
 });
