@@ -70,7 +70,11 @@ export type {
   Subscriptions,
 } from './resources/subscriptions.js';
 export type { System } from './resources/system.js';
-export type { FundingReceiptUpload, SignedFormUploadOptions } from './resources/upload-options.js';
+export type {
+  FundingReceiptUpload,
+  SignedFormUpload,
+  SignedFormUploadOptions,
+} from './resources/upload-options.js';
 export type {
   CatalogAttribute,
   ContractCatalog,

@@ -27,8 +27,10 @@ import { guarded, inputIssues, requestOptions } from './parse-input.js';
 import {
   FundingReceiptInput,
   type FundingReceiptUpload,
+  isUploadObject,
   MAX_UPLOAD_BYTES,
   SignedFormOptions,
+  type SignedFormUpload,
   type SignedFormUploadOptions,
 } from './upload-options.js';
 
@@ -160,14 +162,19 @@ export class Subscriptions {
    * form. The file must be a PDF, JPEG, PNG or WEBP (judged by its first bytes, which set the
    * `Content-Type`) of at most `maxBytes`; anything else is refused before a request is made. Files on
    * disk stream; nothing is read whole into memory. Sent with an `Idempotency-Key` (yours or a generated
-   * one) and retried like other writes: see the README's "Uploads".
+   * one) and retried like other writes: see the README's "Uploads". The file may also come as
+   * `{ file, filename?, contentType?, maxBytes? }`, the shape `uploadFundingReceipt` takes.
    */
   uploadSignedForm(
     spvSlug: string,
     personId: string,
-    file: UploadFile,
+    upload: UploadFile | SignedFormUpload,
     options?: SignedFormUploadOptions,
   ): APIPromise<SignedFormUploadResult> {
+    // `{ file, filename?, contentType?, maxBytes? }` (the receipt's shape) or the file itself.
+    const { file: given, ...inline } = isUploadObject(upload) ? upload : { file: upload };
+    const file = given as UploadFile;
+    if (isUploadObject(upload)) options = { ...inline, ...options } as SignedFormUploadOptions;
     const args = inputIssues(PersonArgs, { spvSlug, personId });
     const opts = inputIssues(SignedFormOptions, options ?? {});
     const { key, issues: keyIssues } = resolveIdempotencyKey(options);

@@ -21,6 +21,23 @@ export interface SignedFormUploadOptions extends IdempotentRequestOptions {
   maxBytes?: number;
 }
 
+/**
+ * The signed form to upload, in the same shape as {@link FundingReceiptUpload}: the file and how to send it.
+ * `uploadSignedForm(spv, person, { file, filename })` and `uploadSignedForm(spv, person, file, { filename })`
+ * do the same.
+ */
+export interface SignedFormUpload
+  extends Pick<SignedFormUploadOptions, 'filename' | 'contentType' | 'maxBytes'> {
+  file: UploadFile;
+}
+
+/** `value` in the `{ file, … }` form of an upload (a plain object with a `file` field), not a bare file. */
+export function isUploadObject(value: unknown): value is { file: unknown } & Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return (prototype === Object.prototype || prototype === null) && Object.hasOwn(value, 'file');
+}
+
 /** The funding receipt to upload: the file and the wire it documents. */
 export interface FundingReceiptUpload {
   file: UploadFile;
@@ -28,7 +45,7 @@ export interface FundingReceiptUpload {
   amount: string;
   /** ISO 4217 code of the wire (`EUR`). */
   currency: string;
-  /** The bank's reference of the wire (1-140 characters). */
+  /** The bank's reference of the wire. */
   wireReference: string;
   /** The filename sent with the file. @default the file's own name, else `funding-receipt.<ext>` */
   filename?: string;
@@ -41,7 +58,7 @@ export interface FundingReceiptUpload {
   maxBytes?: number;
 }
 
-const Filename = z.string().min(1).max(255);
+const Filename = z.string().min(1);
 const MaxBytes = z.int().positive();
 
 /** The non-file options of a signed form upload. */

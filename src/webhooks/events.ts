@@ -7,17 +7,11 @@
 /** SPV request status; unknown future values arrive as plain strings. */
 export type SpvRequestStatus = 'pending-review' | 'approved' | 'rejected' | 'cancelled' | (string & {});
 
-/** Subscription status (the fake API's set); unknown future values arrive as plain strings. */
-export type SubscriptionStatus =
-  | 'awaiting-signed-form'
-  | 'awaiting-funding'
-  | 'funding-received'
-  | 'completed'
-  | 'cancelled'
-  | (string & {});
+/** Subscription status: the spec does not list the values, so any string (as in the main entry). */
+export type SubscriptionStatus = string;
 
 /** What approval created. `vehicleSlug` is the `{spv_slug}` of the subscription and upload endpoints. */
-export interface MaterialisedRefs {
+export interface WebhookMaterialisedRefs {
   [field: string]: unknown;
   opportunitySlug?: string | null | undefined;
   vehicleSlug?: string | null | undefined;
@@ -25,8 +19,12 @@ export interface MaterialisedRefs {
   spcSlug?: string | null | undefined;
 }
 
-/** A share class of an approved SPV; `slug` is what subscriptions name as `shareClassSlug`. */
-export interface ShareClass {
+/**
+ * A share class as an event may carry it: every field optional, since the spec shows no payload field. (The
+ * main entry's `ShareClass` is the API resource, whose stated fields are always present; one assigns to
+ * this.) `slug` is what subscriptions name as `shareClassSlug`.
+ */
+export interface WebhookShareClass {
   [field: string]: unknown;
   name?: string | null | undefined;
   slug?: string | null | undefined;
@@ -37,9 +35,9 @@ export interface ShareClass {
 }
 
 /** Fees and share classes of an approved SPV. */
-export interface FeesAndCarry {
+export interface WebhookFeesAndCarry {
   [field: string]: unknown;
-  shareClasses?: ShareClass[] | null | undefined;
+  shareClasses?: WebhookShareClass[] | null | undefined;
 }
 
 /** `data` of both `spv_request.*` events: guessed to be the SPV request as `GET /v1/spv-requests/{slug}` returns it. */
@@ -59,8 +57,8 @@ export interface SpvRequestEventData {
   rejectionReason?: string | null | undefined;
   cancelledAt?: string | null | undefined;
   approvedAt?: string | null | undefined;
-  materialisedRefs?: MaterialisedRefs | null | undefined;
-  feesAndCarry?: FeesAndCarry | null | undefined;
+  materialisedRefs?: WebhookMaterialisedRefs | null | undefined;
+  feesAndCarry?: WebhookFeesAndCarry | null | undefined;
 }
 
 /** `data` of `spv_request.created`: the new request (status `pending-review`). */

@@ -16,11 +16,8 @@ export type {
   WebhookEventOf,
 } from './event-union.js';
 export type {
-  FeesAndCarry,
   FundingReceiptUploadedData,
   KnownWebhookEventType,
-  MaterialisedRefs,
-  ShareClass,
   SignedSubscriptionFormUploadedData,
   SpvRequestCompletedData,
   SpvRequestCreatedData,
@@ -31,6 +28,9 @@ export type {
   WebhookDeliveryFields,
   WebhookEventDataMap,
   WebhookEventFields,
+  WebhookFeesAndCarry,
+  WebhookMaterialisedRefs,
+  WebhookShareClass,
 } from './events.js';
 export { createFetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
 export {

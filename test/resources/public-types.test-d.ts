@@ -9,6 +9,7 @@ import type {
   InvestorInput,
   PagePromise,
   PartnerEquity,
+  ShareClass,
   SpvRequest,
   SpvRequestListItem,
   SpvRequestPage,
@@ -17,6 +18,7 @@ import type {
   SubscriptionInput,
   UploadFile,
 } from '../../src/index.js';
+import type { SpvRequestEventData, WebhookShareClass } from '../../src/webhooks/index.js';
 
 // Every method returns an APIPromise of the parsed resource; list a PagePromise.
 export function returnTypes(client: PartnerEquity): void {
@@ -96,4 +98,24 @@ export async function noCasts(client: PartnerEquity): Promise<void> {
 
   const { response } = await client.spvRequests.create({ templateId: 't' }).withResponse();
   expectTypeOf(response.replayed).toEqualTypeOf<boolean>();
+
+  // Both uploads take the file the same way: inside an object with its options.
+  const form = await client.subscriptions.uploadSignedForm('spv', 'per', {
+    file: { path: 'f.pdf' },
+    filename: 'f.pdf',
+  });
+  expectTypeOf(form.subscriptionFormUrl).toEqualTypeOf<string>();
+  await client.subscriptions.uploadFundingReceipt('spv', 'per', {
+    file: { path: 'r.pdf' },
+    amount: '1.00',
+    currency: 'EUR',
+    wireReference: 'W',
+  });
+}
+
+// The webhooks entry's event shapes are what the API's resources fit into (every field optional there).
+export function webhookShapes(request: SpvRequest, shareClass: ShareClass): void {
+  const data: SpvRequestEventData = request;
+  const eventClass: WebhookShareClass = shareClass;
+  void [data, eventClass];
 }

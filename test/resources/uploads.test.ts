@@ -55,6 +55,19 @@ describe('uploads: every kind of file source reaches the API byte for byte', () 
     expect(result.subscriptionFormUrl.endsWith(`/form.${kind}`)).toBe(true);
   });
 
+  it("the signed form also takes { file, filename }, the funding receipt's shape", async () => {
+    const env = await api.start();
+    const { spvSlug, personId } = await subscribedInvestor(env);
+    const result = await env.client.subscriptions.uploadSignedForm(spvSlug, personId, {
+      file: Buffer.from(pdf),
+      filename: 'as-object.pdf',
+    });
+    expect(result.subscriptionFormUrl.endsWith('/as-object.pdf')).toBe(true);
+    expect((await download(result.subscriptionFormUrl, env.credentials.baseUrl)).bytes.equals(pdf)).toBe(
+      true,
+    );
+  });
+
   it('streams { path } through the fetch transport too', async () => {
     const env = await api.start({ client: { fetch: globalThis.fetch } });
     const { spvSlug, personId } = await subscribedInvestor(env);
