@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakePartnerEquity } from '../../src/testing/index.js';
+import { profileNamed } from '../../src/testing/profiles/profile-named.js';
 import { idem, JWT_GRANT, login, signAssertion, spvBody } from './helpers.js';
 import { choice, type Started, startBoth } from './profiles.js';
 
@@ -21,10 +22,16 @@ const exchange = (s: Started, overrides: Parameters<typeof signAssertion>[2]) =>
 describe('alternate profile: system and token info', () => {
   it('is chosen with the profile option, reported by fake.profile; an unknown name fails at construction', () => {
     expect([both.def.fake.profile, both.alt.fake.profile]).toEqual(['default', 'alternate']);
-    expect(new FakePartnerEquity().profile).toBe('default');
     expect(() => new FakePartnerEquity({ profile: 'fastapi' as never })).toThrow(
-      "FakePartnerEquity: profile must be one of 'default', 'alternate'",
+      "FakePartnerEquity: profile (or PARTNER_EQUITY_FAKE_PROFILE) must be one of 'default', 'alternate'",
     );
+  });
+
+  it('without the option, PARTNER_EQUITY_FAKE_PROFILE picks the profile (a whole suite on the other server)', () => {
+    expect(profileNamed(undefined, '').name).toBe('default');
+    expect(profileNamed(undefined, 'alternate').name).toBe('alternate');
+    expect(profileNamed('default', 'alternate').name).toBe('default');
+    expect(() => profileNamed(undefined, 'fastapi')).toThrow(/PARTNER_EQUITY_FAKE_PROFILE/);
   });
 
   it(choice('root'), async () => {

@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { openEnum } from '../../schemas/open-enum.js';
+import {
+  MaterialisedRefs,
+  SPV_REQUEST_STATUSES,
+  SpvRequestListParams,
+  SpvRequestStatus,
+} from '../../schemas/spv-requests.js';
 import { Timestamp } from './primitives.js';
 
-/** The four SPV request states of the spec; `approved`, `rejected` and `cancelled` are terminal. */
-export const SPV_REQUEST_STATUSES = ['pending-review', 'approved', 'rejected', 'cancelled'] as const;
-
-/** SPV request status, open to values added later. */
-export const SpvRequestStatus = openEnum(SPV_REQUEST_STATUSES);
-export type SpvRequestStatus = z.infer<typeof SpvRequestStatus>;
+// What the spec states is the same for the fake and the SDK: statuses, the list query, materialisedRefs.
+export { MaterialisedRefs, SPV_REQUEST_STATUSES, SpvRequestListParams, SpvRequestStatus };
 
 /** A one-off fee charged at closing (the spec leaves its fields open; the fake uses amount + currency). */
 export const SetupFee = z.looseObject({
@@ -31,15 +32,6 @@ export const FeesAndCarry = z.looseObject({
   shareClasses: z.array(ShareClass),
 });
 export type FeesAndCarry = z.infer<typeof FeesAndCarry>;
-
-/** What approval created; `vehicleSlug` is the `{spv_slug}` of the subscription and upload endpoints. */
-export const MaterialisedRefs = z.looseObject({
-  opportunitySlug: z.string(),
-  vehicleSlug: z.string(),
-  spSlug: z.string(),
-  spcSlug: z.string(),
-});
-export type MaterialisedRefs = z.infer<typeof MaterialisedRefs>;
 
 /** An SPV request as create, get, cancel and list return it. */
 export const SpvRequest = z.looseObject({
@@ -79,13 +71,3 @@ export const SpvRequestPage = z.looseObject({
   limit: z.int().positive(),
 });
 export type SpvRequestPage = z.infer<typeof SpvRequestPage>;
-
-/** Query of `GET /v1/spv-requests`. */
-export const SpvRequestListParams = z.strictObject({
-  status: z.enum(SPV_REQUEST_STATUSES).optional(),
-  /** @default 10 */
-  perPage: z.int().min(1).max(100).optional(),
-  /** @default 1 */
-  page: z.int().min(1).optional(),
-});
-export type SpvRequestListParams = z.infer<typeof SpvRequestListParams>;
