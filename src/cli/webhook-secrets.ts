@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { cliSecrets } from './cli-secrets.js';
 import type { CliIo, OptionSpec, OptionValues } from './command.js';
 import { stringList, stringValue } from './parse-options.js';
 import { CommandError, UsageError } from './usage-error.js';
@@ -61,6 +62,13 @@ async function readSecretFile(file: string, io: CliIo): Promise<string[]> {
  * see it in `ps`.
  */
 export async function webhookSecrets(values: OptionValues, io: CliIo): Promise<string[]> {
+  const secrets = await findWebhookSecrets(values, io);
+  // Redacted by value from every error line this process writes (formatError).
+  for (const secret of secrets) cliSecrets.add(secret);
+  return secrets;
+}
+
+async function findWebhookSecrets(values: OptionValues, io: CliIo): Promise<string[]> {
   const given = stringList(values, 'secret');
   const file = stringValue(values, 'secret-file');
   if (given.length > 0 && file !== undefined)
