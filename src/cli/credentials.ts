@@ -4,7 +4,7 @@ import type { CliIo, OptionSpec, OptionValues } from './command.js';
 import { stringValue } from './parse-options.js';
 import { UsageError } from './usage-error.js';
 
-/** Environment variables the CLI and `npm run quickstart` read credentials from. */
+/** Environment variables the CLI, the examples and the README quickstart read credentials from. */
 export const CREDENTIAL_ENV = {
   baseUrl: 'PE_BASE_URL',
   clientId: 'PE_CLIENT_ID',

@@ -76,7 +76,7 @@ export interface BulkRunOutcome<Result> {
  * Sends the rows without a prefilled result in chunks of at most `chunkSize`, `concurrency` at a time, each
  * with the idempotency key `deriveIdempotencyKey(chunkKey(baseKey, index), rows)`: the same input and key
  * give the same chunk keys on a re-run (the API replays what it already did), and a chunk whose rows
- * changed gets a new key instead of a 409. See {@link BulkChunkReport} and the README's "Bulk imports" for
+ * changed gets a new key instead of a 409. See {@link BulkChunkReport} and `docs/bulk-and-uploads.md` for
  * what a chunk failure does.
  */
 export async function runBulk<Input, Result>(

@@ -162,7 +162,7 @@ export class Subscriptions {
    * form. The file must be a PDF, JPEG, PNG or WEBP (judged by its first bytes, which set the
    * `Content-Type`) of at most `maxBytes`; anything else is refused before a request is made. Files on
    * disk stream; nothing is read whole into memory. Sent with an `Idempotency-Key` (yours or a generated
-   * one) and retried like other writes: see the README's "Uploads". The file may also come as
+   * one) and retried like other writes: see `docs/bulk-and-uploads.md` (in the package). The file may also come as
    * `{ file, filename?, contentType?, maxBytes? }`, the shape `uploadFundingReceipt` takes.
    */
   uploadSignedForm(

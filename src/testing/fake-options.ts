@@ -9,7 +9,7 @@ export interface FakePartnerEquityOptions {
   /**
    * Which server to play where the spec says "not shown": the fake's own choices, or another plausible
    * choice for every one of them (`null` for absent fields, `+00:00` timestamps with microseconds, summary
-   * list entries, contracts behind a bearer token…; the README lists both side by side). What the spec
+   * list entries, contracts behind a bearer token…; `docs/spec-gaps.md` lists both side by side). What the spec
    * states is the same in both. Several options below default differently per profile.
    * @default the `PARTNER_EQUITY_FAKE_PROFILE` environment variable, else 'default'
    */

@@ -21,7 +21,7 @@ export const mock: Command = {
   details: [
     "Starts the SDK's stateful fake API (the one `@partner-equity/sdk/testing` exports), registers a partner",
     'client with a fresh Ed25519 key, writes the key to a 0600 file and prints `export PE_…=…` lines for',
-    '`partner-equity token`, `npm run quickstart` and your own code. With --webhook-url, every event is',
+    '`partner-equity token`, the README quickstart and your own code. With --webhook-url, every event is',
     'delivered there, signed with the printed PE_WEBHOOK_SECRET (try `partner-equity webhooks listen`).',
     'With --public-key, your own key is registered instead (`partner-equity keys generate` makes one).',
     `Time runs at wall-clock speed. Review requests on its console (type \`help\`), or script it through the`,
@@ -101,7 +101,7 @@ export const mock: Command = {
           '',
           'Then:  partner-equity token',
           '       curl -H "Authorization: Bearer $(partner-equity token)" "$PE_BASE_URL/v1/oauth2/info"',
-          '       npm run quickstart        # the read-only tour, against this mock',
+          '       node --env-file=.env quickstart.mjs   # the README quickstart (start the mock with --env-out .env)',
           '',
           CONSOLE_HELP,
           '',

@@ -71,7 +71,7 @@ const present: ProfilePresenter = {
 };
 
 /**
- * A second plausible server for every spec gap (README "Spec gaps and the fake's choices"; the list is
+ * A second plausible server for every spec gap (`docs/spec-gaps.md` in the package; the list is
  * `ALTERNATE_PROFILE_CHOICES`). Its row limits stay at or above 500, so the SDK's default chunking works.
  */
 export const ALTERNATE_PROFILE: FakeProfile = {

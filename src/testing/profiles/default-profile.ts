@@ -28,7 +28,7 @@ const present: ProfilePresenter = {
   errorId: () => randomId('err'),
 };
 
-/** The fake's own answer to every spec gap (README "Spec gaps and the fake's choices"). */
+/** The fake's own answer to every spec gap (listed in `docs/spec-gaps.md`). */
 export const DEFAULT_PROFILE: FakeProfile = {
   name: 'default',
   webhookPayloads: 'full',

@@ -4,7 +4,7 @@ import type { ContractDocumentKind } from '../wire/contracts.js';
 
 /**
  * Which server the fake plays where the spec says "not shown". `'default'` is the fake's own choice for
- * each gap (the README lists them); `'alternate'` makes another plausible choice for every one of them —
+ * each gap (`docs/spec-gaps.md` lists them); `'alternate'` makes another plausible choice for every one of them —
  * a second server written from the same spec (think FastAPI/Pydantic: `null` for absent fields, `+00:00`
  * timestamps with microseconds, summary list entries, contracts behind a bearer token…). Whatever the
  * profile, everything the spec states (paths, status codes, stated fields, idempotency) is the same.
