@@ -21,6 +21,7 @@ export { type ClientOverrides, PartnerEquity } from './client.js';
 export { APIPromise, type RawResponse, type WithResponse } from './core/api-promise.js';
 export type { BulkChunkReport, BulkProgress } from './core/bulk-run.js';
 export type { ClientOptions } from './core/client-options.js';
+export type { ResponseValidationMode } from './core/response-validation.js';
 export type { Clock } from './core/clock.js';
 export {
   APIConnectionError,
