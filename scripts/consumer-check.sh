@@ -71,8 +71,9 @@ echo "consumer-check: Bun $("$bun" --version), $("$deno" --version | head -n 1)"
 
 # The examples, as a partner copies them: against the installed package, with the frameworks they use.
 cp -r examples "$project/examples"
-(cd "$project" && npm install --no-audit --no-fund --no-package-lock --loglevel=error \
-  "express@$(dev express)" "fastify@$(dev fastify)" "hono@$(dev hono)" >/dev/null)
+# Versions read here, in the repository (inside the subshell, `dev` would read the temp project's manifest).
+frameworks=("express@$(dev express)" "fastify@$(dev fastify)" "hono@$(dev hono)")
+(cd "$project" && npm install --no-audit --no-fund --no-package-lock --loglevel=error "${frameworks[@]}" >/dev/null)
 "$node24" --import tsx scripts/examples-on-runtime.ts "$project" bun "$bun"
 # The examples import their own .ts helpers by .js specifiers (as tsc's nodenext wants); Deno resolves
 # those only with --sloppy-imports. A partner's own code needs no flag.
