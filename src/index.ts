@@ -10,6 +10,7 @@ export {
   generateKeyPair,
 } from './auth/generate-key-pair.js';
 export type { Ed25519PrivateJwk, PrivateKeyInput } from './auth/import-private-key.js';
+export { MemoryTokenStore } from './auth/memory-token-store.js';
 export {
   type AssertionAlgorithm,
   type AssertionClaims,
@@ -17,6 +18,13 @@ export {
   jwsSigningInput,
   type Signer,
 } from './auth/signer.js';
+export type {
+  StoredRefreshToken,
+  StoredTokenSet,
+  TokenSet,
+  TokenStore,
+  TokenStoreLease,
+} from './auth/token-store.js';
 export { type ClientOverrides, PartnerEquity } from './client.js';
 export { APIPromise, type RawResponse, type WithResponse } from './core/api-promise.js';
 export type { BulkChunkReport, BulkProgress } from './core/bulk-run.js';

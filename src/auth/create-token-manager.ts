@@ -23,5 +23,6 @@ export function createTokenManager(options: ClientOptions, requester: Requester)
     logger,
     maxRetries,
     retry,
+    store: options.tokenStore,
   });
 }
