@@ -23,6 +23,9 @@ export interface RedisWebhookIdStoreOptions extends RedisStoreOptions {
   inProgressTtlSeconds?: number | undefined;
 }
 
+/** How often, in real milliseconds, a `done` that could not be written is tried again. */
+const COMPLETE_RETRY_MS = 500;
+
 /** `KEYS[1]` the id's key; `ARGV[1]` this claim's in-progress value; `ARGV[2]` its TTL in ms. */
 const CLAIM = defineScript(
   'claim webhook id',
@@ -40,7 +43,8 @@ return 'in_progress'`,
  * claimed atomically (a Lua script: `new`, `in_progress` or `done`); while its handlers run, the claim is an
  * in-progress lease renewed every third of `inProgressTtlSeconds`, so a crashed handler does not block its id
  * for long; on success the id is stored as `done` for the receiver's `idTtlSeconds` (24 h by default, longer
- * than the service's retry schedule); on failure the claim is deleted (only if still this one's) so the
+ * than the service's retry schedule) — if Redis cannot take that write, the claim is kept alive and the write
+ * retried every 500 ms until it lands; on failure the claim is deleted (only if still this one's) so the
  * retry runs the handlers. Keys: `<keyPrefix>webhook:<webhook-id>`, value `done` or `in_progress:<random>`.
  *
  * When Redis fails, `claim` rejects with a {@link RedisStoreError}: the receiver answers 5xx and the service
@@ -65,6 +69,8 @@ export class RedisWebhookIdStore implements WebhookIdStore {
   readonly #leaseMs: number;
   /** This process's claims whose handlers are running. */
   readonly #claims = new Map<string, RedisLease>();
+  /** Ids handled here whose `done` could not be written yet. */
+  readonly #completing = new Set<string>();
 
   constructor(options: RedisWebhookIdStoreOptions) {
     checkOptions<RedisWebhookIdStoreOptions>('RedisWebhookIdStore options', webhookIdStoreShape, options);
@@ -93,18 +99,40 @@ export class RedisWebhookIdStore implements WebhookIdStore {
   }
 
   async complete(id: string, ttlSeconds: number): Promise<void> {
-    this.#take(id)?.stop();
-    await this.#commands.send('complete webhook id', [
-      'SET',
-      this.#key(id),
-      'done',
-      'EX',
-      String(Math.ceil(ttlSeconds)),
-    ]);
+    const claim = this.#take(id);
+    try {
+      await this.#markDone(id, ttlSeconds);
+      claim?.stop();
+    } catch (error) {
+      // The handlers ran: keep the claim alive and record `done` as soon as Redis answers again, so a
+      // duplicate that arrives meanwhile gets 409 (retried later) instead of running them a second time.
+      if (claim !== undefined) this.#completeLater(id, ttlSeconds, claim);
+      throw error;
+    }
   }
 
   async release(id: string): Promise<void> {
     await this.#take(id)?.release();
+  }
+
+  #markDone(id: string, ttlSeconds: number): Promise<unknown> {
+    const ttl = String(Math.ceil(ttlSeconds));
+    return this.#commands.send('complete webhook id', ['SET', this.#key(id), 'done', 'EX', ttl]);
+  }
+
+  #completeLater(id: string, ttlSeconds: number, claim: RedisLease): void {
+    this.#completing.add(id);
+    const giveUpAt = Date.now() + ttlSeconds * 1000;
+    const finish = () => {
+      clearInterval(timer);
+      claim.stop();
+      this.#completing.delete(id);
+    };
+    const timer = setInterval(() => {
+      if (Date.now() >= giveUpAt) finish();
+      else this.#markDone(id, ttlSeconds).then(finish, () => undefined);
+    }, COMPLETE_RETRY_MS);
+    timer.unref();
   }
 
   #take(id: string): RedisLease | undefined {
@@ -123,6 +151,7 @@ export class RedisWebhookIdStore implements WebhookIdStore {
       keyPrefix: this.#prefix,
       inProgressTtlSeconds: this.#leaseMs / 1000,
       claimsRunning: this.#claims.size,
+      completionsPending: this.#completing.size,
     };
   }
 

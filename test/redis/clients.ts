@@ -26,7 +26,9 @@ export async function connectClient(library: ClientLibrary, url: string): Promis
     return {
       library,
       client,
-      command: (...args) => client.sendCommand(args),
+      // Not queued while disconnected: a probe of a stopped server fails at once.
+      command: (...args) =>
+        client.isReady ? client.sendCommand(args) : Promise.reject(new Error('redis client not ready')),
       ready: () =>
         client.isReady ? Promise.resolve() : new Promise((resolve) => client.once('ready', () => resolve())),
       close: async () => {
