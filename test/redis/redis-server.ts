@@ -93,6 +93,11 @@ export class RedisServer {
     }
   }
 
+  /** False between {@link pause} and {@link resume}. */
+  get running(): boolean {
+    return this.#process !== undefined;
+  }
+
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
   }

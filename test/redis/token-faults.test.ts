@@ -21,6 +21,7 @@ describeWithRedis('token store faults: nothing lost, nothing doubled', () => {
     await cluster?.close();
     cluster = undefined;
     for (const step of cleanup.splice(0)) await step();
+    if (!server.running) await server.resume();
   });
   afterAll(async () => {
     await server?.stop();
@@ -107,9 +108,6 @@ describeWithRedis('token store faults: nothing lost, nothing doubled', () => {
     cluster = await startCluster({ redisUrl: server.url, size: 2, store: { whenUnavailable: 'fail' } });
     await cluster.callAll();
     await server.pause();
-    cleanup.push(async () => {
-      await server.resume();
-    });
     await cluster.fake.clock.advance(HOUR); // the token is past its blocking point: a new one is needed
     await cluster.callAll();
     expect(cluster.failures).toHaveLength(2);

@@ -34,6 +34,8 @@ export interface PoolOptions {
   size: number;
   /** The first run of every id throws (the handler fails once). */
   failFirstRun?: boolean;
+  /** Awaited inside the handler before it succeeds: a test holds a handler mid-run with it. */
+  gate?: (id: string) => Promise<void> | undefined;
   store?: Omit<RedisWebhookIdStoreOptions, 'client'>;
 }
 
@@ -63,6 +65,7 @@ export async function startPool(options: PoolOptions) {
         log.runs.set(id, run);
         // Yield to the event loop, as a real handler doing I/O would: the duplicate is in flight meanwhile.
         await new Promise((resolve) => setImmediate(resolve));
+        await options.gate?.(id);
         if (options.failFirstRun === true && run === 1) throw new Error('handler failed once');
         log.successes.set(id, (log.successes.get(id) ?? 0) + 1);
       })
