@@ -81,6 +81,7 @@ export class MemoryTokenStore implements TokenStore {
     return { scopes: this.#entries.size };
   }
 
+  /** What `util.inspect` (and `console.log`) show: the same harmless facts. */
   [inspectSymbol](): string {
     return describeRedacted('MemoryTokenStore', this.toJSON());
   }

@@ -30,6 +30,7 @@ export interface StoredTokenSet extends Omit<TokenSet, 'refreshToken'> {
 
 /** The right to renew a scope's tokens; released when the renewal is over. */
 export interface TokenStoreLease {
+  /** Ends the lease so another instance may renew (the token manager does not wait for it). */
   release(): void | Promise<void>;
 }
 

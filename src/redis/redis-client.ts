@@ -3,12 +3,14 @@
  * `await client.connect()` resolved. Only `sendCommand` and `isReady` are used.
  */
 export interface NodeRedisClient {
+  /** Sends one command as an argument array (`['SET', key, value]`). */
   sendCommand(args: string[]): Promise<unknown>;
   readonly isReady?: boolean;
 }
 
 /** A client of the `ioredis` package (5 or later): `new Redis(url)`. Only `call` and `status` are used. */
 export interface IoRedisClient {
+  /** Sends one command by name with its arguments. */
   call(command: string, ...args: (string | number)[]): Promise<unknown>;
   readonly status?: string;
 }

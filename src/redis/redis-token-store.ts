@@ -165,6 +165,7 @@ export class RedisTokenStore implements TokenStore {
     };
   }
 
+  /** What `util.inspect` (and `console.log`) show: the same harmless facts. */
   [inspectSymbol](): string {
     return describeRedacted('RedisTokenStore', this.toJSON());
   }

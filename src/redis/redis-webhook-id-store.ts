@@ -155,6 +155,7 @@ export class RedisWebhookIdStore implements WebhookIdStore {
     };
   }
 
+  /** What `util.inspect` (and `console.log`) show: the same harmless facts. */
   [inspectSymbol](): string {
     return describeRedacted('RedisWebhookIdStore', this.toJSON());
   }
