@@ -31,6 +31,25 @@ export class RedisCommands {
 
   /** One command; `what` names it in errors. */
   async send(what: string, args: string[]): Promise<unknown> {
+    try {
+      return await this.#send(what, args);
+    } catch (error) {
+      throw toStoreError(what, error);
+    }
+  }
+
+  /** Runs `script` by SHA-1, loading it with `EVAL` when Redis answers NOSCRIPT (a restart flushes scripts). */
+  async eval(script: RedisScript, keys: string[], args: string[]): Promise<unknown> {
+    const tail = [String(keys.length), ...keys, ...args];
+    try {
+      return await this.#send(script.name, ['EVALSHA', script.sha, ...tail]);
+    } catch (error) {
+      if (!isNoScript(error)) throw toStoreError(script.name, error);
+      return this.send(script.name, ['EVAL', script.source, ...tail]);
+    }
+  }
+
+  async #send(what: string, args: string[]): Promise<unknown> {
     if (!this.#transport.ready()) {
       throw new RedisStoreError(
         'redis_unavailable',
@@ -50,25 +69,20 @@ export class RedisCommands {
     });
     try {
       return await Promise.race([this.#transport.send(args), timeout]);
-    } catch (error) {
-      if (error instanceof RedisStoreError) throw error;
-      const code = isErrorReply(error) ? 'redis_error' : 'redis_unavailable';
-      throw new RedisStoreError(code, `Redis ${what} failed: ${errorText(error)}`, { cause: error });
     } finally {
       clearTimeout(timer);
     }
   }
+}
 
-  /** Runs `script` by SHA-1, loading it with `EVAL` when Redis answers NOSCRIPT (a restart flushes scripts). */
-  async eval(script: RedisScript, keys: string[], args: string[]): Promise<unknown> {
-    const tail = [String(keys.length), ...keys, ...args];
-    try {
-      return await this.send(script.name, ['EVALSHA', script.sha, ...tail]);
-    } catch (error) {
-      if (!(error instanceof RedisStoreError && isNoScript(error.cause))) throw error;
-      return this.send(script.name, ['EVAL', script.source, ...tail]);
-    }
-  }
+/**
+ * The client's error as a {@link RedisStoreError}, keeping its name and first line only: ioredis attaches
+ * the command's arguments (token values among them) to its errors, so the original is not kept as `cause`.
+ */
+function toStoreError(what: string, error: unknown): RedisStoreError {
+  if (error instanceof RedisStoreError) return error;
+  const code = isErrorReply(error) ? 'redis_error' : 'redis_unavailable';
+  return new RedisStoreError(code, `Redis ${what} failed: ${errorText(error)}`);
 }
 
 /** Redis is up but refuses for now (loading its data, a busy script, a replica, a cluster in flux). */

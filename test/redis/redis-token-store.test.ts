@@ -142,6 +142,15 @@ describeWithRedis('RedisTokenStore on a real redis-server', () => {
         await expect(store.read(SCOPE)).rejects.toMatchObject({ code: 'redis_decrypt_failed' });
       });
 
+      it('an error reply becomes a RedisStoreError that holds no token (ioredis attaches the command to its errors)', async () => {
+        const store = new RedisTokenStore({ client: redis.client });
+        await redis.command('SET', `partner-equity:{${SCOPE}}:tokens`, 'not a hash');
+        const error: unknown = await store.write(SCOPE, tokenSet('at-leak', 'rt-leak'), 0).catch((e) => e);
+        expect(error).toMatchObject({ name: 'RedisStoreError', code: 'redis_error' });
+        expect((error as Error).message).toMatch(/^Redis write tokens failed: \w*Error: WRONGTYPE/);
+        expect(inspect(error, { showHidden: true, depth: Number.POSITIVE_INFINITY })).not.toContain('leak');
+      });
+
       it('fails at once with redis_unavailable when the client is not connected, instead of queueing', async () => {
         const store = new RedisTokenStore({ client: redis.client });
         await redis.close();
