@@ -43,6 +43,8 @@ export default defineConfig({
     'webhooks/index.node': 'src/webhooks/index.node.ts',
     // The fake API for tests (`@partner-equity/sdk/testing`); needs the optional peer dependency msw.
     'testing/index': 'src/testing/index.ts',
+    // Token and webhook-id stores on Redis (`@partner-equity/sdk/redis`); the partner brings redis or ioredis.
+    'redis/index': 'src/redis/index.ts',
     // The `partner-equity` command (package.json `bin`); only its ESM file is used.
     'cli/index': 'src/cli/index.ts',
     // The Node.js version checks every entry above imports first (see checkNodeFirst).

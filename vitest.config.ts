@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^@partner-equity\/sdk$/, replacement: src('index.ts') },
       { find: /^@partner-equity\/sdk\/webhooks$/, replacement: src('webhooks/index.node.ts') },
       { find: /^@partner-equity\/sdk\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^@partner-equity\/sdk\/redis$/, replacement: src('redis/index.ts') },
     ],
   },
   test: {

@@ -2,7 +2,8 @@
 # Installs the packed tarball (what `npm publish` would ship) into a throwaway partner project and uses it:
 #   - from ESM and from CJS (scripts/consumer-check/{esm.mjs,cjs.cjs}: a token exchange, bearer and public
 #     calls, a typed error and a webhook round trip against a loopback server, then the `./testing` fake as
-#     a partner's own test uses it), on Node 22 and Node 24;
+#     a partner's own test uses it, then the `./redis` stores with node-redis and ioredis against a
+#     redis-server it starts when one is installed), on Node 22 and Node 24;
 #   - the same two scripts on Bun and Deno (versions pinned below, from the npm packages bun and deno), then
 #     every example of examples/ and the quickstart, copied into that project, on Bun and on Deno
 #     (scripts/examples-on-runtime.ts checks what each prints);
@@ -31,18 +32,21 @@ cp -r scripts/consumer-check "$project"
 
 dev() { "$node24" -p "require('./package.json').devDependencies['$1']"; }
 msw="msw@$(dev msw)"
+redis="redis@$(dev redis)"
+ioredis="ioredis@$(dev ioredis)"
 types_node="@types/node@$(dev @types/node)"
-# msw: the optional peer dependency of the `./testing` entry, which a partner's test suite installs.
-echo "consumer-check: installing $tarball, $msw and $types_node into a fresh project"
+# msw: the optional peer dependency of the `./testing` entry, which a partner's test suite installs;
+# redis and ioredis: the optional peers of the `./redis` entry (a partner installs the one they use).
+echo "consumer-check: installing $tarball, $msw, $redis, $ioredis and $types_node into a fresh project"
 (cd "$project" && npm install --no-audit --no-fund --no-package-lock --loglevel=error \
-  "$work/$tarball" "$msw" "$types_node" >/dev/null)
+  "$work/$tarball" "$msw" "$redis" "$ioredis" "$types_node" >/dev/null)
 
 # The installed tree must hold the runtime dependencies and nothing from our devDependencies.
 "$node24" -e '
   const pkg = require(process.argv[1] + "/node_modules/@partner-equity/sdk/package.json");
   const dev = Object.keys(require("./package.json").devDependencies);
   const fs = require("node:fs");
-  const wanted = ["@types/node", "msw", ...Object.keys(pkg.dependencies ?? {})];
+  const wanted = ["@types/node", "msw", "redis", "ioredis", ...Object.keys(pkg.dependencies ?? {})];
   const leaked = dev.filter((name) => !wanted.includes(name) && fs.existsSync(process.argv[1] + "/node_modules/" + name));
   if (leaked.length) { console.error("devDependencies installed for a consumer:", leaked); process.exit(1); }
   for (const name of Object.keys(pkg.dependencies ?? {})) require.resolve(name, { paths: [process.argv[1]] });

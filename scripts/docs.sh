@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# API reference (TypeDoc) for the three public entry points into docs/api/. TypeDoc needs the TypeScript 6
+# API reference (TypeDoc) for the four public entry points into docs/api/. TypeDoc needs the TypeScript 6
 # compiler API while the project compiles with TypeScript 7, so it lives in its own pinned tooling package
 # (docs/package.json + docs/package-lock.json), installed here on first use. Warnings fail the build:
 # every public export must carry JSDoc and every {@link} must resolve.

@@ -10,6 +10,7 @@ export {
   generateKeyPair,
 } from './auth/generate-key-pair.js';
 export type { Ed25519PrivateJwk, PrivateKeyInput } from './auth/import-private-key.js';
+export { MemoryTokenStore } from './auth/memory-token-store.js';
 export {
   type AssertionAlgorithm,
   type AssertionClaims,
@@ -17,11 +18,17 @@ export {
   jwsSigningInput,
   type Signer,
 } from './auth/signer.js';
+export type {
+  StoredRefreshToken,
+  StoredTokenSet,
+  TokenSet,
+  TokenStore,
+  TokenStoreLease,
+} from './auth/token-store.js';
 export { type ClientOverrides, PartnerEquity } from './client.js';
 export { APIPromise, type RawResponse, type WithResponse } from './core/api-promise.js';
 export type { BulkChunkReport, BulkProgress } from './core/bulk-run.js';
 export type { ClientOptions } from './core/client-options.js';
-export type { ResponseValidationMode } from './core/response-validation.js';
 export type { Clock } from './core/clock.js';
 export {
   APIConnectionError,
@@ -56,6 +63,7 @@ export { deriveIdempotencyKey } from './core/idempotency.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export { PagePromise } from './core/page-promise.js';
 export type { RequestOptions } from './core/request-options.js';
+export type { ResponseValidationMode } from './core/response-validation.js';
 export type { RetryConfig } from './core/retry-policy.js';
 export type { BulkCreateOptions } from './resources/bulk-options.js';
 export type { ContractDocuments } from './resources/contract-documents.js';

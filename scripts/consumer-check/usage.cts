@@ -2,6 +2,8 @@
 // `require` condition (index.d.cts); the public types are real types, not `any`.
 import sdk = require('@partner-equity/sdk');
 import webhooks = require('@partner-equity/sdk/webhooks');
+import redisEntry = require('@partner-equity/sdk/redis');
+import ioredis = require('ioredis');
 
 const client = new sdk.PartnerEquity({
   baseUrl: 'https://sandbox.example-partner-equity.com',
@@ -26,4 +28,6 @@ const webhook: webhooks.Webhook = new webhooks.Webhook({
 // @ts-expect-error baseUrl is a string: proves the declarations are typed, not `any`.
 new sdk.PartnerEquity({ baseUrl: 42 });
 
-export = { health, isApiError, webhook };
+const tokenStore: sdk.TokenStore = new redisEntry.RedisTokenStore({ client: new ioredis.Redis() });
+
+export = { health, isApiError, webhook, tokenStore };

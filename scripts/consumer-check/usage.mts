@@ -8,8 +8,11 @@ import {
   type RawResponse,
   type RequestOptions,
 } from '@partner-equity/sdk';
+import { RedisTokenStore, RedisWebhookIdStore } from '@partner-equity/sdk/redis';
 import { FakePartnerEquity } from '@partner-equity/sdk/testing';
-import { Webhook, type WebhookEvent } from '@partner-equity/sdk/webhooks';
+import { Webhook, type WebhookEvent, WebhookReceiver } from '@partner-equity/sdk/webhooks';
+import { Redis } from 'ioredis';
+import { createClient } from 'redis';
 
 const options: ClientOptions = {
   baseUrl: 'https://sandbox.example-partner-equity.com',
@@ -54,3 +57,15 @@ export async function withFake(): Promise<string> {
 new PartnerEquity({ baseUrl: 42 });
 // @ts-expect-error an unknown option is refused by the types too.
 new PartnerEquity({ baseUrl: 'https://x.example', retrys: 3 });
+
+// The Redis stores take either library's client as it is typed there.
+export function withRedis(): PartnerEquity {
+  const nodeRedis = createClient({ url: 'redis://localhost:6379' });
+  const ioredis = new Redis('redis://localhost:6379');
+  new WebhookReceiver(new Webhook({ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }), {
+    idStore: new RedisWebhookIdStore({ client: ioredis }),
+  });
+  return new PartnerEquity({ ...options, tokenStore: new RedisTokenStore({ client: nodeRedis }) });
+}
+// @ts-expect-error a Redis store needs a Redis client.
+new RedisTokenStore({ client: {} });

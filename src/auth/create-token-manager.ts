@@ -25,5 +25,6 @@ export function createTokenManager(options: ClientOptions, requester: Requester)
     maxRetries,
     retry,
     secrets,
+    store: options.tokenStore,
   });
 }

@@ -6,12 +6,16 @@ import { DEFAULT_RETRY, type RetryConfig } from '../core/retry-policy.js';
 import type { SecretRegistry } from '../core/secret-registry.js';
 import type { AssertionIdentity } from './assertion.js';
 import { requestJwtGrant } from './jwt-grant.js';
+import { MemoryTokenStore } from './memory-token-store.js';
 import { describeRedacted, inspectSymbol } from './redacted.js';
 import { ServerClock } from './server-clock.js';
 import type { Signer } from './signer.js';
 import type { SigningKey } from './signing-key.js';
 import type { TokenEndpoint, TokenExchangeResult } from './token-endpoint.js';
 import { MAX_ACCESS_TOKEN_LIFETIME_S, MAX_REFRESH_TOKEN_LIFETIME_S, TOKEN_PATH } from './token-response.js';
+import { tokenScope } from './token-scope.js';
+import type { StoredRefreshToken, TokenSet, TokenStore } from './token-store.js';
+import { type ServedToken, TokenStoreCoordinator } from './token-store-coordinator.js';
 
 /** Options of {@link TokenManager}. */
 export interface TokenManagerOptions {
@@ -30,7 +34,12 @@ export interface TokenManagerOptions {
   /** Backoff of those retries. @default DEFAULT_RETRY (0.5 s doubling, 8 s cap, Retry-After up to 60 s) */
   retry?: RetryConfig | undefined;
   /** Where background renewal failures are reported (they never reach callers). */
-  logger?: Pick<Logger, 'debug' | 'warn'> | undefined;
+  logger?: Pick<Logger, 'debug' | 'info' | 'warn'> | undefined;
+  /**
+   * Where tokens are kept. A store given here is treated as shared (several instances, one token chain).
+   * @default a new MemoryTokenStore (this manager's own)
+   */
+  store?: TokenStore | undefined;
   /** Learns every assertion and refresh token before it is sent, and every token pair on arrival. */
   secrets?: SecretRegistry | undefined;
 }
@@ -44,16 +53,13 @@ interface HeldToken {
   readonly blockAt: number;
 }
 
-interface HeldRefreshToken {
-  readonly value: string;
-  readonly expiresAt: number;
-}
-
 const RENEW_FRACTION = 0.5;
 const RENEW_JITTER = 0.1;
 const BLOCK_MARGIN_MS = 60_000;
 /** After a failed background renewal, callers keep the current token this long before another try. */
 const BACKGROUND_RETRY_MS = 10_000;
+/** When another instance holds the renewal lease, callers serve the current token this long before a look. */
+const LEASE_BUSY_RECHECK_MS = 2_000;
 
 /**
  * Obtains, caches and renews access tokens; the request pipeline's {@link Authenticator}.
@@ -67,6 +73,10 @@ const BACKGROUND_RETRY_MS = 10_000;
  * - Learns the server's clock from `Date` headers; an assertion refused while the clocks differ by more than
  *   2 s is sent once more with the corrected clock.
  *
+ * - With a shared {@link TokenStore}, one instance renews for all under the store's lease, a refresh token is
+ *   taken out of the store before it is presented, and a 401 renews only if the refused token is still the
+ *   shared one; while the store fails, a chain of this process takes over (see `TokenStore.whenUnavailable`).
+ *
  * Tokens, refresh tokens and keys live in private fields and never appear in `util.inspect` or JSON.
  */
 export class TokenManager implements Authenticator {
@@ -74,8 +84,13 @@ export class TokenManager implements Authenticator {
   readonly #clock: Clock;
   readonly #serverClock: ServerClock;
   readonly #random: () => number;
+  readonly #tokens: TokenStoreCoordinator;
+  /** A store given in the options is shared: the renewal point is then never before 50% of the lifetime. */
+  readonly #shared: boolean;
   #token: HeldToken | undefined;
-  #refresh: HeldRefreshToken | undefined;
+  #hasRefresh = false;
+  /** The token last refused with 401, never adopted again. */
+  #stale: string | undefined;
   #inflight: Promise<HeldToken> | undefined;
   #backgroundNotBefore = Number.NEGATIVE_INFINITY;
 
@@ -96,6 +111,13 @@ export class TokenManager implements Authenticator {
     this.#clock = options.clock ?? systemClock;
     this.#serverClock = new ServerClock(this.#clock);
     this.#random = options.random ?? Math.random;
+    this.#shared = options.store !== undefined;
+    this.#tokens = new TokenStoreCoordinator({
+      store: options.store ?? new MemoryTokenStore(),
+      scope: tokenScope(options.identity),
+      clock: this.#clock,
+      logger: options.logger,
+    });
   }
 
   /** A valid access token: the cached one, or a new one when none is usable. */
@@ -103,7 +125,8 @@ export class TokenManager implements Authenticator {
     const now = this.#clock.now();
     const token = this.#token;
     if (token !== undefined && now < token.blockAt) {
-      if (now >= token.renewAt && this.#inflight === undefined && now >= this.#backgroundNotBefore) {
+      const due = now >= token.renewAt || this.#tokens.probeDue(now);
+      if (due && this.#inflight === undefined && now >= this.#backgroundNotBefore) {
         this.#renewInBackground();
       }
       return token.accessToken;
@@ -113,12 +136,14 @@ export class TokenManager implements Authenticator {
 
   /**
    * The API refused `failedToken` with 401. When it is still the current token, it is discarded and a new
-   * one obtained (refresh first, then a new assertion); when a newer token already exists, nothing is sent.
+   * one obtained (another instance's newer one from a shared store, else a refresh, else a new assertion);
+   * when a newer token already exists, nothing is sent.
    * Resolves `true` (retry the call once) or rejects with the exchange's error.
    */
   async onUnauthorized(failedToken: string, signal?: AbortSignal): Promise<boolean> {
     if (this.#token?.accessToken !== failedToken) return true;
     this.#token = undefined;
+    this.#stale = failedToken;
     await waitFor(this.#exchange(), signal);
     return true;
   }
@@ -155,9 +180,20 @@ export class TokenManager implements Authenticator {
   }
 
   async #obtain(): Promise<HeldToken> {
-    const refresh = this.#refresh;
+    const held = this.#token;
+    const served = await this.#tokens.obtain({ held, stale: this.#stale }, (refresh) => this.#grant(refresh));
+    if (held !== undefined && served.accessToken === held.accessToken) {
+      // Another instance holds the renewal lease: keep serving this token, look again shortly.
+      this.#backgroundNotBefore = this.#clock.now() + LEASE_BUSY_RECHECK_MS;
+      return held;
+    }
+    return this.#adopt(served);
+  }
+
+  /** A new pair from the API: the refresh grant with `refresh` (already taken out of the store), else an assertion. */
+  async #grant(refresh: StoredRefreshToken | undefined): Promise<TokenSet> {
     // Burned from here on: presented at most once, whether or not its answer comes back.
-    this.#refresh = undefined;
+    this.#hasRefresh = false;
     if (refresh !== undefined && this.#clock.now() < refresh.expiresAt) {
       const startedAt = this.#clock.now();
       try {
@@ -184,29 +220,42 @@ export class TokenManager implements Authenticator {
   }
 
   /**
-   * Keeps a new token pair; times count from when the request started, so they err on the early side.
-   * Lifetimes are capped (24 h for access tokens, 30 days for refresh tokens): a server announcing more
-   * only makes the SDK renew earlier than it needed to.
+   * A new token pair as the store keeps it; times count from when the request started, so they err early.
+   * Lifetimes are capped (24 h for access tokens, 30 days for refresh tokens): a server announcing more only
+   * makes the SDK renew earlier than it needed to.
    */
-  #store({ token, serverDate }: TokenExchangeResult, startedAt: number): HeldToken {
+  #store({ token, serverDate }: TokenExchangeResult, startedAt: number): TokenSet {
     this.#options.secrets?.add(token.accessToken);
     this.#options.secrets?.add(token.refreshToken);
-    // The new refresh token replaces the old one before anything else can use either.
-    const refreshLifetime = Math.min(token.refreshExpiresIn, MAX_REFRESH_TOKEN_LIFETIME_S) * 1000;
-    this.#refresh =
-      token.refreshToken === undefined
-        ? undefined
-        : { value: token.refreshToken, expiresAt: startedAt + refreshLifetime };
     if (serverDate !== undefined) this.#serverClock.observe(serverDate);
     const lifetime = Math.min(token.expiresIn, MAX_ACCESS_TOKEN_LIFETIME_S) * 1000;
-    const jitter = 1 + RENEW_JITTER * (2 * this.#random() - 1);
-    const held: HeldToken = {
+    const refreshLifetime = Math.min(token.refreshExpiresIn, MAX_REFRESH_TOKEN_LIFETIME_S) * 1000;
+    // ±10% spreads the renewals of independent instances; with a shared store one instance renews for all,
+    // so the jitter only delays (renewing early would only add exchanges).
+    const spread = this.#shared ? this.#random() : 2 * this.#random() - 1;
+    const jitter = 1 + RENEW_JITTER * spread;
+    return {
       accessToken: token.accessToken,
+      issuedAt: startedAt,
       expiresAt: startedAt + lifetime,
       renewAt: startedAt + lifetime * RENEW_FRACTION * jitter,
       blockAt: startedAt + lifetime - Math.min(BLOCK_MARGIN_MS, lifetime / 4),
+      refreshToken:
+        token.refreshToken === undefined
+          ? undefined
+          : { value: token.refreshToken, expiresAt: startedAt + refreshLifetime },
     };
+  }
+
+  /** Serves `served` from now on. */
+  #adopt(served: ServedToken): HeldToken {
+    const { accessToken, expiresAt, renewAt, blockAt } = served;
+    // A token another instance obtained (shared store) is redacted by value here too.
+    this.#options.secrets?.add(accessToken);
+    const held: HeldToken = { accessToken, expiresAt, renewAt, blockAt };
+    this.#hasRefresh = served.hasRefreshToken === true;
     this.#token = held;
+    this.#stale = undefined;
     this.#backgroundNotBefore = Number.NEGATIVE_INFINITY;
     return held;
   }
@@ -218,7 +267,7 @@ export class TokenManager implements Authenticator {
       clientId: identity.clientId,
       audience: identity.audience,
       hasAccessToken: this.#token !== undefined,
-      hasRefreshToken: this.#refresh !== undefined,
+      hasRefreshToken: this.#hasRefresh,
       expiresAt: isoDate(this.#token?.expiresAt),
       clockOffsetMs: this.#serverClock.offsetMs,
     };

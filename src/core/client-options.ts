@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { PrivateKeyInput } from '../auth/import-private-key.js';
 import type { Signer } from '../auth/signer.js';
+import type { TokenStore } from '../auth/token-store.js';
 import type { Authenticator } from './authenticator.js';
 import { headerIssues } from './check-request-options.js';
 import type { Clock } from './clock.js';
@@ -97,6 +98,13 @@ export interface ClientOptions {
    */
   responseValidation?: ResponseValidationMode | undefined;
   /**
+   * Where access and refresh tokens are kept. Give a shared store (`RedisTokenStore` from
+   * `@partner-equity/sdk/redis`) so several processes use one token chain; a `MemoryTokenStore` given to
+   * several clients of one `clientId` shares it in the process.
+   * @default a store of this client's own, in memory
+   */
+  tokenStore?: TokenStore | undefined;
+  /**
    * @internal A ready-made authenticator instead of credentials (tests and advanced wiring).
    */
   authenticator?: Authenticator | undefined;
@@ -164,6 +172,11 @@ const optionsSchema = z
     clock: z.custom<Clock>(hasMethods('now', 'sleep'), { message: 'must have now() and sleep()' }).optional(),
     maxResponseBytes: z.number().int().positive().optional(),
     responseValidation: z.enum(RESPONSE_VALIDATION_MODES).optional(),
+    tokenStore: z
+      .custom<TokenStore>(hasMethods('read', 'lease', 'takeRefreshToken', 'write'), {
+        message: 'must be a TokenStore (read, lease, takeRefreshToken and write methods)',
+      })
+      .optional(),
     authenticator: z
       .custom<Authenticator>(hasMethods('getToken', 'onUnauthorized'), {
         message: 'must be an Authenticator',

@@ -3,12 +3,14 @@ export type WebhookIdState = 'new' | 'in_progress' | 'done';
 
 /**
  * Remembers `webhook-id`s so a message delivered twice (a lost acknowledgement, a retry racing the first
- * attempt) reaches your handlers once. Implement it over Redis, a database table or a KV store when several
- * processes receive webhooks; the default {@link MemoryWebhookIdStore} covers one process.
+ * attempt) reaches your handlers once. The default {@link MemoryWebhookIdStore} covers one process; for
+ * several, use `RedisWebhookIdStore` from `@partner-equity/sdk/redis`, or implement it over a database table
+ * or a KV store. A method that throws or rejects makes the receiver answer 5xx, so the service retries.
  *
  * @example
  * ```ts
- * // Redis: claim = SET key "in_progress" NX EX ttl (else GET key); complete = SET key "done" EX ttl; release = DEL key.
+ * // A minimal store on node-redis commands (RedisWebhookIdStore adds an in-progress lease, so
+ * // a crashed handler does not block its id until the TTL ends).
  * const store: WebhookIdStore = {
  *   async claim(id, ttl) {
  *     if (await redis.set(`wh:${id}`, 'in_progress', { NX: true, EX: ttl })) return 'new';
