@@ -38,7 +38,11 @@ try {
   console.log(`authenticated as ${info.clientId}; tokens shared through Redis`);
 
   // A duplicate racing the original, as the service may send one: both copies at once.
-  const payload = JSON.stringify({ type: 'partner.example', timestamp: new Date().toISOString(), data: {} });
+  const payload = JSON.stringify({
+    type: 'spv_request.created',
+    timestamp: new Date().toISOString(),
+    data: { spvRequestSlug: 'spvr_example', status: 'pending-review' },
+  });
   const headers = { ...(await webhook.sign({ payload })), 'content-type': 'application/json' };
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   const answers = await Promise.all(
