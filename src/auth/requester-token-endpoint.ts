@@ -11,10 +11,9 @@ export function requesterTokenEndpoint(requester: Requester): TokenEndpoint {
   return async (form, signal) => {
     const { data, response } = await requester
       .request({
+        // Checked 'strict' whatever the client's responseValidation: nothing works without tokens.
         ...callOf(OPERATIONS['oauth.token']),
         form,
-        // Tokens are always checked, whatever the client's responseValidation: nothing works without them.
-        validation: 'strict',
         options: signal === undefined ? { maxRetries: 0 } : { maxRetries: 0, signal },
       })
       .withResponse();

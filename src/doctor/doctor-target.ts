@@ -1,7 +1,9 @@
 import type { AssertionIdentity } from '../auth/assertion.js';
+import { importPrivateKey } from '../auth/import-private-key.js';
 import type { Signer } from '../auth/signer.js';
 import type { SigningKey } from '../auth/signing-key.js';
 import type { Authenticator } from '../core/authenticator.js';
+import type { ClientOptions } from '../core/client-options.js';
 import type { Requester } from '../core/requester.js';
 import type { ResponseValidationMode } from '../core/response-validation.js';
 
@@ -23,4 +25,27 @@ export interface DoctorTarget {
 /** An {@link Authenticator} that always hands out `token` and never renews it. */
 export function fixedToken(token: string): Authenticator {
   return { getToken: async () => token, onUnauthorized: async () => false };
+}
+
+/**
+ * The doctor's view of a client: its validated options and request pipeline (whose authenticator is left
+ * out: the doctor makes and diagnoses its own token exchange, as the token manager would).
+ */
+export function doctorTarget(options: Readonly<ClientOptions>, requester: Requester): DoctorTarget {
+  const { baseUrl, clientId, issuer, privateKey, signer, keyId, assertionAlgorithm } = options;
+  const hasKey = signer !== undefined || privateKey !== undefined;
+  return {
+    baseUrl,
+    requester: requester.with({ authenticator: undefined }),
+    responseValidation: requester.config.validation.mode,
+    defaultHeaders: { ...options.defaultHeaders },
+    credentials:
+      clientId === undefined || issuer === undefined || !hasKey
+        ? undefined
+        : {
+            identity: { issuer, clientId, audience: baseUrl, keyId, algorithm: assertionAlgorithm },
+            sign: signer ?? importPrivateKey(privateKey),
+          },
+    authenticator: options.authenticator,
+  };
 }

@@ -22,6 +22,7 @@ export interface ProbeAnswer {
 export interface ProbeRequest {
   method: 'GET' | 'POST';
   path: string;
+  query?: Record<string, string | number> | undefined;
   form?: Record<string, string> | undefined;
   /** A bearer token to send (else none, whatever the route). */
   token?: string | undefined;
@@ -49,6 +50,7 @@ export async function probe(requester: Requester, request: ProbeRequest): Promis
       .request({
         method: request.method,
         path: request.path,
+        query: request.query,
         form: request.form,
         response: z.unknown(),
         validation: 'off',

@@ -54,6 +54,8 @@ export interface Operation {
   readonly body?: OperationBody;
   /** The SDK sends an `Idempotency-Key` on every call (yours or a generated one). */
   readonly idempotencyKey?: true;
+  /** Checked in this mode whatever the client's `responseValidation` (tokens: nothing works without them). */
+  readonly validation?: 'strict';
 }
 
 /** Stands for a file part of a `multipart/form-data` body. */
@@ -118,6 +120,7 @@ export const OPERATIONS = {
     method: 'POST',
     route: '/v1/oauth2/tokens',
     response: tokenResponseSchema,
+    validation: 'strict',
     body: {
       contentType: 'application/x-www-form-urlencoded',
       schema: z.union([
@@ -225,11 +228,18 @@ export type OperationName = keyof typeof OPERATIONS;
 export function callOf<O extends Operation>(
   operation: O,
   params: Record<string, string> = {},
-): { method: O['method']; path: string; route: string; response: O['response'] } {
+): {
+  method: O['method'];
+  path: string;
+  route: string;
+  response: O['response'];
+  validation: 'strict' | undefined;
+} {
   const path = operation.route.replace(/\{(\w+)\}/g, (_whole, name: string) => {
     const value = params[name];
     if (value === undefined) throw new TypeError(`${operation.route}: no value for {${name}}`);
     return encodeURIComponent(value);
   });
-  return { method: operation.method, path, route: operation.route, response: operation.response };
+  const { method, route, response, validation } = operation;
+  return { method, path, route, response, validation };
 }

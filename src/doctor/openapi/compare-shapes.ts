@@ -108,13 +108,13 @@ function fields(sdk: ObjectBranch, server: ObjectBranch, path: string, depth: nu
               kind: 'missing-field',
               effect: 'breaks',
               path: where,
-              message: "the SDK's schema requires this field; this service does not describe it",
+              message: "required by the SDK's schema, not described by this service",
             }
           : {
               kind: 'unsent-field',
               effect: 'info',
               path: where,
-              message: 'the SDK types this field; this service does not describe it (expect it absent)',
+              message: 'typed by the SDK, not described by this service (expect it absent)',
             },
       );
       continue;
@@ -138,7 +138,7 @@ function fields(sdk: ObjectBranch, server: ObjectBranch, path: string, depth: nu
       kind: 'extra-field',
       effect: 'info',
       path: at(path, name),
-      message: `${required ? 'a required' : 'a'} field the SDK does not name (kept on the object, untyped)`,
+      message: `described by this service${required ? ' (required)' : ''}, not named by the SDK (kept on the object, untyped)`,
     });
   }
   return out;
