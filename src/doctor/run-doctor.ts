@@ -79,6 +79,13 @@ export async function runDoctor(target: DoctorTarget, options: DoctorOptions = {
         if (want('authentication')) {
           checks.push(facts.check);
           if (token !== undefined) checks.push(...(await checkAccess(target, token, signal)));
+          else if (facts.check.status !== 'skipped') {
+            const why = 'not run: no token (see the token exchange)';
+            checks.push(
+              skipped('authentication', 'token-info', 'Token info (oauth.info)', why),
+              skipped('authentication', 'partner-access', 'Partner API access', why),
+            );
+          }
         }
       }
       if (want('contracts')) checks.push(await checkContracts(target, token, signal));
