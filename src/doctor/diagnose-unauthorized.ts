@@ -67,8 +67,14 @@ export async function diagnoseUnauthorized(input: {
   const { answer, facts, identity, exchange } = input;
   const details = [`the token endpoint answered ${quoteAnswer(answer)}`, describeAssertion(facts)];
   const offset = answer.clockOffsetMs;
-  if (offset !== undefined)
-    details.push(`clock: the service's is ${Math.round(offset / 1000)} s from this machine's`);
+  if (offset !== undefined) {
+    const seconds = Math.round(Math.abs(offset) / 1000);
+    details.push(
+      seconds === 0
+        ? "clock: this machine's agrees with the service's (Date header)"
+        : `clock: this machine's is ${seconds} s ${offset > 0 ? 'behind' : 'ahead of'} the service's (Date header)`,
+    );
+  }
   const diagnosis = (
     status: Diagnosis['status'],
     explanation: string,
