@@ -72,10 +72,10 @@ export async function checkWebhook(
       fix: 'Check the endpoint URL, that it is reachable from the internet (the service calls it), and its TLS certificate',
     };
   }
-  details.push(`genuine event → ${genuine.status}${genuine.text === '' ? '' : ` "${genuine.text}"`}`);
+  details.push(`genuine event → ${said(genuine)}`);
   if (genuine.status < 200 || genuine.status >= 300) {
     const asText = await send({ body: event('genuine-text'), contentType: 'text/plain', timestamp: now });
-    details.push(`the same as text/plain → ${asText.status}`);
+    details.push(`the same as text/plain → ${said(asText)}`);
     return { ...check, ...explainRefusal(genuine, asText), details };
   }
   const tampered = await send({
@@ -84,7 +84,7 @@ export async function checkWebhook(
     timestamp: now,
     tamper: true,
   });
-  details.push(`event changed after signing → ${tampered.status}`);
+  details.push(`event changed after signing → ${said(tampered)}`);
   if (tampered.status >= 200 && tampered.status < 300) {
     return {
       ...check,
@@ -100,7 +100,7 @@ export async function checkWebhook(
       contentType: 'application/json',
       timestamp: now - 3600,
     });
-    details.push(`event signed an hour ago → ${stale.status}`);
+    details.push(`event signed an hour ago → ${said(stale)}`);
     if (stale.status >= 200 && stale.status < 300) {
       return {
         ...check,
@@ -117,6 +117,12 @@ export async function checkWebhook(
     explanation: `${url.host} acknowledged a genuine event (${genuine.status}) and refused a tampered one (${tampered.status})`,
     details,
   };
+}
+
+/** An answer for the report: its status and the start of its body. */
+function said(reply: ProbeReply): string {
+  if (reply.text === '') return String(reply.status);
+  return `${reply.status} "${reply.text.length > 100 ? `${reply.text.slice(0, 100)}…` : reply.text}"`;
 }
 
 async function deliver(

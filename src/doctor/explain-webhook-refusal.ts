@@ -43,12 +43,6 @@ export function explainRefusal(genuine: ProbeReply, asText: ProbeReply): Explana
       "Verify the raw bytes: mount the webhook route before express.json() (or give it express.raw({ type: 'application/json' }))",
     );
   }
-  if (BODY_PARSED.test(text)) {
-    return fails(
-      `answered ${status} "${text}": the body was parsed before verification`,
-      'Verify the raw request bytes, not a parsed object (see the README, Webhooks → Handlers and frameworks)',
-    );
-  }
   const offset = genuine.clockOffsetMs;
   if (offset !== undefined && Math.abs(offset) > TOLERANCE_MS) {
     const seconds = Math.round(Math.abs(offset) / 1000);
@@ -63,6 +57,12 @@ export function explainRefusal(genuine: ProbeReply, asText: ProbeReply): Explana
       'Check the clocks of this machine and the endpoint, and the tolerance it verifies with (300 s by default)',
     );
   }
+  if (BODY_PARSED.test(text)) {
+    return fails(
+      `answered ${status} "${text}": the body was parsed before verification`,
+      'Verify the raw request bytes, not a parsed object (see the README, Webhooks → Handlers and frameworks)',
+    );
+  }
   if (status === 413 || status === 415) {
     return fails(
       `answered ${status}: the endpoint refuses a small application/json body`,
@@ -70,7 +70,7 @@ export function explainRefusal(genuine: ProbeReply, asText: ProbeReply): Explana
     );
   }
   return fails(
-    `answered ${status}${text === '' ? '' : ` "${text}"`} to a genuine event: the endpoint verifies with another secret or scheme`,
+    `answered ${status}${text === '' ? '' : ` "${text}"`} to a genuine event: the endpoint verifies with another secret or scheme${status === 401 || status === 403 ? ' (or something in front of it wants credentials)' : ''}`,
     'Give the endpoint and this check the same secret (PE_WEBHOOK_SECRET / --secret-file) and the same scheme (--scheme)',
   );
 }

@@ -1,6 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { operationKey } from '../../src/doctor/openapi/sdk-expectations.js';
 import { ALTERNATE_PROFILE_CHOICES } from '../../src/testing/index.js';
+import { createNodeHandler, Webhook, WebhookReceiver } from '../../src/webhooks/index.node.js';
 import { checkOf, type DoctorEnv, line, methodsAndPaths, startDoctorEnv, statuses } from './harness.js';
 
 let env: DoctorEnv | undefined;
@@ -126,10 +130,20 @@ const INVISIBLE: Record<string, string> = {
 };
 
 describe('client.doctor() against the fake API', () => {
-  it('default profile: every check ok, no difference from the SDK, and nothing written on the service', async () => {
+  it('default profile: every check ok, no difference from the SDK, and nothing written on the service', async ({
+    onTestFinished,
+  }) => {
     env = await startDoctorEnv('default');
-    const report = await env.client().doctor();
-    expect(statuses(report)).toEqual([...SERVICE_CHECKS.map((id) => `ok ${id}`), 'skipped webhook-endpoint']);
+    // The partner's endpoint: the SDK's receiver, with the secret the doctor is given.
+    const secret = `whsec_${randomBytes(32).toString('base64')}`;
+    const webhook = new Webhook({ secret, now: () => env!.fake.clock.now() });
+    const receiver = new WebhookReceiver(webhook, { logger: { warn() {}, error() {} } });
+    const server = createServer(createNodeHandler(receiver));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+    const report = await env.client().doctor({ webhook: { url, secret } });
+    expect(statuses(report)).toEqual([...SERVICE_CHECKS, 'webhook-endpoint'].map((id) => `ok ${id}`));
     expect(report).toMatchObject({
       ok: true,
       status: 'ok',
