@@ -62,7 +62,7 @@ const sdkReceiver =
           toleranceSeconds: options.toleranceSeconds,
           now: options.now,
         }),
-        { logger: { warn() {}, error() {}, info() {}, debug() {} } },
+        { logger: { warn() {}, error() {} } },
       ).onAny((event) => {
         if (options.fail) throw new Error('handler bug');
         handled.push(String(event.type));
