@@ -54,8 +54,11 @@ function groupedFindings(
 export function formatDoctorReport(report: DoctorReport, options: FormatDoctorReportOptions = {}): string {
   const paint = (code: number, text: string) =>
     options.color === true ? `\u001b[${code}m${text}\u001b[0m` : text;
+  const serviceChecked = report.checks.some((check) => check.group !== 'webhooks');
   const lines = [
-    `Partner Equity doctor: ${report.baseUrl} (responseValidation: ${report.responseValidation})`,
+    serviceChecked
+      ? `Partner Equity doctor: ${report.baseUrl} (responseValidation: ${report.responseValidation})`
+      : 'Partner Equity doctor: webhook endpoint',
   ];
   for (const group of DOCTOR_GROUPS) {
     const checks = report.checks.filter((check) => check.group === group);
