@@ -1,8 +1,12 @@
 import { createPrivateKey, sign } from 'node:crypto';
+import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateKeyPair } from '../../src/auth/generate-key-pair.js';
 import type { Signer } from '../../src/auth/signer.js';
+import { PartnerEquity } from '../../src/client.js';
 import type { Clock } from '../../src/core/clock.js';
+import { formatDoctorReport } from '../../src/doctor/format-doctor-report.js';
+import { useTestServer } from '../helpers/test-server.js';
 import { checkOf, type DoctorEnv, startDoctorEnv } from './harness.js';
 
 let env: DoctorEnv | undefined;
@@ -144,3 +148,37 @@ describe.each(['default', 'alternate'] as const)(
     });
   },
 );
+
+describe('secrets stay out of the report', () => {
+  const server = useTestServer();
+
+  it('a service that quotes the assertion and the token back: the report holds neither', async () => {
+    const seen: string[] = [];
+    server().fallback((request) => {
+      if (request.path === '/public/hc') return { body: { status: 'ok' } };
+      if (request.path === '/v1/oauth2/tokens') {
+        const assertion = new URLSearchParams(request.text).get('assertion') ?? '';
+        seen.push(assertion);
+        return { status: 401, body: { code: 'nope', detail: `refused ${assertion} (aud)`, errorId: 'e1' } };
+      }
+      return { status: 404, body: {} };
+    });
+    const { privateKeyPem } = await generateKeyPair();
+    const client = new PartnerEquity({
+      baseUrl: server().url,
+      clientId: 'client_1',
+      issuer: 'https://partner.example',
+      privateKey: privateKeyPem,
+      logLevel: 'off',
+    });
+    const report = await client.doctor({ only: ['authentication'] });
+    await client.close();
+    const text = `${JSON.stringify(report)}\n${formatDoctorReport(report)}\n${inspect(report, { depth: 9 })}`;
+    expect(seen.length).toBeGreaterThan(1); // the first exchange and the aud probes
+    for (const assertion of seen) expect(text).not.toContain(assertion);
+    expect(text).not.toContain(privateKeyPem.split('\n')[1]);
+    expect(checkOf(report, 'token-exchange').details?.[0]).toBe(
+      'the token endpoint answered 401 "refused [REDACTED] (aud)" (code nope)',
+    );
+  });
+});
