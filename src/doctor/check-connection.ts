@@ -1,8 +1,7 @@
-import { APIConnectionError, APITimeoutError } from '../core/errors.js';
-import { isCleartextToNetwork } from '../core/loopback-host.js';
 import type { DoctorCheck } from './doctor-report.js';
 import type { DoctorTarget } from './doctor-target.js';
 import { type ProbeAnswer, probe } from './http-probe.js';
+import { APIConnectionError, APITimeoutError, isCleartextToNetwork } from './sdk-core.js';
 
 /** Beyond this the SDK corrects assertion times from the `Date` header (one extra token exchange). */
 const CLOCK_TOLERANCE_MS = 2000;

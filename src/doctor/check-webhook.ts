@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { parseHttpDate } from '../auth/token-endpoint.js';
-import type { Transport } from '../core/transport.js';
 import { resolveWebhookScheme } from '../webhooks/scheme/resolve-webhook-scheme.js';
 import type { WebhookSchemeInput } from '../webhooks/scheme/webhook-scheme.js';
 import { signWebhook } from '../webhooks/sign.js';
 import type { DoctorCheck } from './doctor-report.js';
 import type { DoctorTarget } from './doctor-target.js';
 import { explainRefusal, type ProbeReply } from './explain-webhook-refusal.js';
+import type { Transport } from './sdk-core.js';
 
 /** The partner's webhook endpoint and how the service signs deliveries to it. */
 export interface DoctorWebhookOptions {
@@ -137,7 +136,7 @@ async function deliver(
   const signed = await signWebhook({
     secret,
     scheme,
-    id: `msg_doctor_${randomUUID().replaceAll('-', '')}`,
+    id: `msg_doctor_${crypto.randomUUID().replaceAll('-', '')}`,
     timestamp: delivery.timestamp,
     payload: delivery.body,
   });

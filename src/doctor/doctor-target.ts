@@ -2,10 +2,7 @@ import type { AssertionIdentity } from '../auth/assertion.js';
 import { importPrivateKey } from '../auth/import-private-key.js';
 import type { Signer } from '../auth/signer.js';
 import type { SigningKey } from '../auth/signing-key.js';
-import type { Authenticator } from '../core/authenticator.js';
-import type { ClientOptions } from '../core/client-options.js';
-import type { Requester } from '../core/requester.js';
-import type { ResponseValidationMode } from '../core/response-validation.js';
+import type { Authenticator, ClientOptions, Requester, ResponseValidationMode } from './sdk-core.js';
 
 /** What the doctor needs of a client; the client builds it (`PartnerEquity#doctor`). @internal */
 export interface DoctorTarget {

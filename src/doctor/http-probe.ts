@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { parseHttpDate } from '../auth/token-endpoint.js';
-import { APIError } from '../core/errors.js';
-import type { Requester } from '../core/requester.js';
 import { fixedToken } from './doctor-target.js';
+import { APIError, type Requester } from './sdk-core.js';
 
 /** One answer of the service, whatever its status. */
 export interface ProbeAnswer {

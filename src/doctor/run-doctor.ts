@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { InputValidationError, toValidationIssues } from '../core/errors.js';
 import { checkAccess } from './check-access.js';
 import { checkConnection } from './check-connection.js';
 import { checkContracts } from './check-contracts.js';
@@ -14,6 +13,7 @@ import {
   worstStatus,
 } from './doctor-report.js';
 import type { DoctorTarget } from './doctor-target.js';
+import { InputValidationError, toValidationIssues } from './sdk-core.js';
 
 /** Options of `client.doctor()`. */
 export interface DoctorOptions {

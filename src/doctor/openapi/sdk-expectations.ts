@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { type RouteAuth, routeAuth } from '../../core/routes.js';
 import { DEFAULT_CHUNK_SIZE } from '../../resources/bulk-options.js';
 import { OPERATIONS, type Operation, type OperationName } from '../../resources/operations.js';
+import { type RouteAuth, routeAuth } from '../sdk-core.js';
 
 type Json = Record<string, unknown>;
 
