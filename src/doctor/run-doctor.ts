@@ -15,7 +15,16 @@ import {
 import type { DoctorTarget } from './doctor-target.js';
 import { InputValidationError, toValidationIssues } from './sdk-core.js';
 
-/** Options of `client.doctor()`. */
+/**
+ * Options of `client.doctor()`.
+ *
+ * @example
+ * ```ts
+ * await client.doctor({ only: ['authentication'] });                        // just the token exchange
+ * await client.doctor({ webhook: { url, secret, scheme: 'standard-webhooks' } }); // and your endpoint
+ * await client.doctor({ openapi: JSON.parse(await readFile('openapi.json', 'utf8')) });
+ * ```
+ */
 export interface DoctorOptions {
   /** Also probe your webhook endpoint with signed test events (only that URL is called for it). */
   webhook?: DoctorWebhookOptions | undefined;

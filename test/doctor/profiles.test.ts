@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatDoctorReport } from '../../src/doctor/format-doctor-report.js';
 import { operationKey } from '../../src/doctor/openapi/sdk-expectations.js';
 import { ALTERNATE_PROFILE_CHOICES } from '../../src/testing/index.js';
 import { createNodeHandler, Webhook, WebhookReceiver } from '../../src/webhooks/index.node.js';
@@ -152,6 +153,10 @@ describe('client.doctor() against the fake API', () => {
     });
     expect(checkOf(report, 'openapi').findings).toEqual([]);
     expect(checkOf(report, 'contracts-auth').explanation).toMatch(/^open: answers with and without a token/);
+    expect(formatDoctorReport(report, { color: true })).toContain(
+      '\n  \u001b[32mok     \u001b[0m  Reachability: ',
+    );
+    expect(formatDoctorReport(report)).toContain('\n  ok       Reachability: GET /public/hc answered 200\n');
     expect(env.fake.admin.snapshot()).toEqual(EMPTY);
     const writes = methodsAndPaths(env.fake).filter((request) => !request.startsWith('GET '));
     expect(new Set(writes)).toEqual(new Set(['POST /v1/oauth2/tokens']));
