@@ -7,10 +7,17 @@
  */
 export type DoctorStatus = 'ok' | 'differs' | 'fails' | 'skipped';
 
+/** A group of checks: `connection`, `authentication`, `contracts`, `openapi` or `webhooks`. */
+export type DoctorGroup = 'connection' | 'authentication' | 'contracts' | 'openapi' | 'webhooks';
+
 /** The check groups, in the order they run and print. */
-export const DOCTOR_GROUPS = ['connection', 'authentication', 'contracts', 'openapi', 'webhooks'] as const;
-/** One of {@link DOCTOR_GROUPS}. */
-export type DoctorGroup = (typeof DOCTOR_GROUPS)[number];
+export const DOCTOR_GROUPS = [
+  'connection',
+  'authentication',
+  'contracts',
+  'openapi',
+  'webhooks',
+] as const satisfies readonly DoctorGroup[];
 
 /**
  * What one difference between the service's `/openapi.json` and the SDK means for a call:
