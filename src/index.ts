@@ -55,6 +55,7 @@ export { deriveIdempotencyKey } from './core/idempotency.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export { PagePromise } from './core/page-promise.js';
 export type { RequestOptions } from './core/request-options.js';
+export type { ResponseValidationMode } from './core/response-validation.js';
 export type { RetryConfig } from './core/retry-policy.js';
 export type { DoctorWebhookOptions } from './doctor/check-webhook.js';
 export type {

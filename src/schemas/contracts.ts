@@ -15,7 +15,7 @@ export type ContractVersion = z.infer<typeof ContractVersion>;
 
 /**
  * `GET /v1/contracts` — the available contract versions: a plain list (of version strings or objects) or
- * an object around one. {@link contractVersionNames} reads the version names out of any of these.
+ * an object around one. `client.contracts.versions()` reads the version names out of any of these.
  */
 export const ContractVersionList = z.union([
   z.array(z.union([z.string(), ContractVersion])),
