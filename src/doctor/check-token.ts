@@ -118,7 +118,10 @@ export async function checkToken(target: DoctorTarget, signal?: AbortSignal): Pr
     ];
     return issued(answer, target, details);
   }
-  if (answer.status === 401) {
+  // The spec answers 401; an OAuth server answers a refused assertion with 400 invalid_grant (RFC 7523).
+  const refused =
+    answer.status === 401 || (answer.status === 400 && /^invalid_(grant|client)$/.test(answer.code ?? ''));
+  if (refused) {
     const diagnosis = await diagnoseUnauthorized({
       answer,
       facts,

@@ -51,7 +51,7 @@ function audienceVariants(baseUrl: string): string[] {
 }
 
 /**
- * Why the token endpoint answered 401, in words: first what the assertion itself shows (claims a signer
+ * Why the token endpoint refused the assertion (401, or an OAuth 400 `invalid_grant`), in words: first what the assertion itself shows (claims a signer
  * changed), then the clock (the `Date` header, confirmed by an assertion dated by the server's clock), then
  * the service's own words, with the audience confirmed by assertions for the other spellings of the base
  * URL. Every probe is one more token exchange: nothing else is called.

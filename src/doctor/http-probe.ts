@@ -69,16 +69,17 @@ export async function probe(requester: Requester, request: ProbeRequest): Promis
       status: error.status,
       headers: error.headers,
       body: error.body,
-      detail: error.detail,
-      code: envelopeCode(error.body),
+      // The partner envelope's `detail` and `code`, else an OAuth error body's (RFC 6749 §5.2).
+      detail: error.detail ?? field(error.body, 'error_description'),
+      code: field(error.body, 'code') ?? field(error.body, 'error'),
       requestId: error.requestId,
       clockOffsetMs: offset(error.headers),
     };
   }
 }
 
-function envelopeCode(body: unknown): string | undefined {
+function field(body: unknown, name: string): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
-  const code = (body as { code?: unknown }).code;
-  return typeof code === 'string' && code !== '' ? code : undefined;
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }

@@ -182,3 +182,37 @@ describe('secrets stay out of the report', () => {
     );
   });
 });
+
+describe('an OAuth-style refusal', () => {
+  const server = useTestServer();
+
+  it('400 invalid_grant with an error_description is diagnosed like a 401', async () => {
+    server().fallback((request) => {
+      if (request.path !== '/v1/oauth2/tokens') return { status: 404, body: {} };
+      return {
+        status: 400,
+        body: { error: 'invalid_grant', error_description: 'Audience validation failed' },
+      };
+    });
+    const { privateKeyPem } = await generateKeyPair();
+    const client = new PartnerEquity({
+      baseUrl: server().url,
+      clientId: 'client_1',
+      issuer: 'https://partner.example',
+      privateKey: privateKeyPem,
+      logLevel: 'off',
+    });
+    const report = await client.doctor({ only: ['authentication'] });
+    await client.close();
+    const check = checkOf(report, 'token-exchange');
+    expect(check.explanation).toBe(
+      `wrong aud: the service wants the aud claim to be exactly its base URL, and this client sends "${server().url}"`,
+    );
+    expect(check.details?.[0]).toBe(
+      'the token endpoint answered 400 "Audience validation failed" (code invalid_grant)',
+    );
+    expect(check.details).toContain(
+      `probe: aud "${server().url}/" → 400 "Audience validation failed" (code invalid_grant)`,
+    );
+  });
+});
