@@ -4,7 +4,7 @@ import type { WebhookSchemeInput } from '../webhooks/scheme/webhook-scheme.js';
 import { signWebhook } from '../webhooks/sign.js';
 import type { DoctorCheck } from './doctor-report.js';
 import type { DoctorTarget } from './doctor-target.js';
-import { explainRefusal, type ProbeReply } from './explain-webhook-refusal.js';
+import { explainWebhookRefusal, type ProbeReply } from './explain-webhook-refusal.js';
 import type { Transport } from './sdk-core.js';
 
 /** The partner's webhook endpoint and how the service signs deliveries to it. */
@@ -75,7 +75,7 @@ export async function checkWebhook(
   if (genuine.status < 200 || genuine.status >= 300) {
     const asText = await send({ body: event('genuine-text'), contentType: 'text/plain', timestamp: now });
     details.push(`the same as text/plain → ${said(asText)}`);
-    return { ...check, ...explainRefusal(genuine, asText), details };
+    return { ...check, ...explainWebhookRefusal(genuine, asText), details };
   }
   const tampered = await send({
     body: event('tampered'),

@@ -16,7 +16,7 @@ const TIMESTAMP = /timestamp|tolerance|too old|too new|expired|stale/i;
 type Explanation = Pick<DoctorCheck, 'status' | 'explanation' | 'fix'>;
 
 /** Why the endpoint did not acknowledge a genuine, freshly signed event (`asText`: the same as text/plain). */
-export function explainRefusal(genuine: ProbeReply, asText: ProbeReply): Explanation {
+export function explainWebhookRefusal(genuine: ProbeReply, asText: ProbeReply): Explanation {
   const { status, text } = genuine;
   const fails = (explanation: string, fix: string): Explanation => ({ status: 'fails', explanation, fix });
   if (status >= 300 && status < 400) {

@@ -6,6 +6,7 @@ import type { Signer } from '../../src/auth/signer.js';
 import { PartnerEquity } from '../../src/client.js';
 import type { Clock } from '../../src/core/clock.js';
 import { formatDoctorReport } from '../../src/doctor/format-doctor-report.js';
+import { memoryLogger } from '../helpers/memory-logger.js';
 import { useTestServer } from '../helpers/test-server.js';
 import { checkOf, type DoctorEnv, startDoctorEnv } from './harness.js';
 
@@ -151,6 +152,15 @@ describe.each(['default', 'alternate'] as const)(
 
 describe('secrets stay out of the report', () => {
   const server = useTestServer();
+
+  it('a whole run logged at debug: no token, refresh token or assertion in the log lines', async () => {
+    env = await startDoctorEnv('default');
+    const logger = memoryLogger();
+    const report = await env.client({ logger, logLevel: 'debug' }).doctor();
+    expect(report.ok).toBe(true);
+    expect(logger.text()).toContain('/v1/oauth2/tokens');
+    expect(logger.text()).not.toMatch(/pe_at_|pe_rt_|eyJ/);
+  });
 
   it('a service that quotes the assertion and the token back: the report holds neither', async () => {
     const seen: string[] = [];
