@@ -92,7 +92,11 @@ function transportCheck(baseUrl: string): DoctorCheck {
   const base = { id: 'tls', group: 'connection' as const, title: 'Transport security' };
   const url = new URL(baseUrl);
   if (url.protocol === 'https:') {
-    return { ...base, status: 'ok', explanation: `https: the certificate of ${url.host} verified` };
+    return {
+      ...base,
+      status: 'ok',
+      explanation: `https: ${url.host} answered over TLS, its certificate accepted`,
+    };
   }
   if (!isCleartextToNetwork(baseUrl)) {
     return {
