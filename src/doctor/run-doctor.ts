@@ -78,7 +78,9 @@ export async function runDoctor(target: DoctorTarget, options: DoctorOptions = {
     if (want('connection')) checks.push(...connection.checks);
     if (!connection.reachable) {
       for (const group of serviceGroups.filter((g) => g !== 'connection')) {
-        checks.push(skipped(group, group, group, 'not run: the service did not answer'));
+        checks.push(
+          skipped(group, group, 'Every check of this group', 'not run: the service did not answer'),
+        );
       }
     } else {
       let token: string | undefined;
