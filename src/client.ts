@@ -10,6 +10,9 @@ import { resolveResponseValidation, responseValidation } from './core/response-v
 import { DEFAULT_RETRY } from './core/retry-policy.js';
 import { SecretRegistry } from './core/secret-registry.js';
 import { type ClosableTransport, fetchTransport, type Transport, undiciTransport } from './core/transport.js';
+import type { DoctorReport } from './doctor/doctor-report.js';
+import { doctorTarget } from './doctor/doctor-target.js';
+import { type DoctorOptions, runDoctor } from './doctor/run-doctor.js';
 import { Contracts } from './resources/contracts.js';
 import { Investors } from './resources/investors.js';
 import { OAuth } from './resources/oauth.js';
@@ -185,6 +188,24 @@ export class PartnerEquity {
    */
   async close(): Promise<void> {
     if ('close' in this.#transport) await this.#transport.close();
+  }
+
+  /**
+   * Checks the environment in front of this client against what the SDK expects, before the first real
+   * call: reachability, TLS and clock; the token exchange with this key (a 401 explained in words);
+   * contracts with and without a token; the service's `/openapi.json` compared with what the SDK reads and
+   * sends; and, given `webhook`, your endpoint with signed test events. Nothing it does writes data on the
+   * service: it reads and exchanges tokens. Each check is `ok`, `differs` or `fails`, with the fix.
+   *
+   * @example
+   * ```ts
+   * const report = await client.doctor({ webhook: { url: 'https://api.partner.example/webhooks', secret } });
+   * for (const check of report.checks) console.log(check.status, check.title, check.explanation);
+   * if (!report.ok) process.exitCode = 1;
+   * ```
+   */
+  doctor(options?: DoctorOptions): Promise<DoctorReport> {
+    return runDoctor(doctorTarget(this.#options, this.#requester), options);
   }
 
   /** @internal The request pipeline the resource modules use. */

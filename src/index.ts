@@ -65,6 +65,17 @@ export { PagePromise } from './core/page-promise.js';
 export type { RequestOptions } from './core/request-options.js';
 export type { ResponseValidationMode } from './core/response-validation.js';
 export type { RetryConfig } from './core/retry-policy.js';
+export type { DoctorWebhookOptions } from './doctor/check-webhook.js';
+export type {
+  DoctorCheck,
+  DoctorFinding,
+  DoctorGroup,
+  DoctorImpact,
+  DoctorReport,
+  DoctorStatus,
+} from './doctor/doctor-report.js';
+export { type FormatDoctorReportOptions, formatDoctorReport } from './doctor/format-doctor-report.js';
+export type { DoctorOptions } from './doctor/run-doctor.js';
 export type { BulkCreateOptions } from './resources/bulk-options.js';
 export type { ContractDocuments } from './resources/contract-documents.js';
 export type { ContractVersionInfo, ContractVersions } from './resources/contract-lists.js';

@@ -1,6 +1,6 @@
 import type { Requester } from '../core/requester.js';
+import { callOf, OPERATIONS } from '../resources/operations.js';
 import { parseHttpDate, type TokenEndpoint } from './token-endpoint.js';
-import { TOKEN_PATH, tokenResponseSchema } from './token-response.js';
 
 /**
  * The token endpoint as the client reaches it: through the same request pipeline as every other call
@@ -11,12 +11,9 @@ export function requesterTokenEndpoint(requester: Requester): TokenEndpoint {
   return async (form, signal) => {
     const { data, response } = await requester
       .request({
-        method: 'POST',
-        path: TOKEN_PATH,
+        // Checked 'strict' whatever the client's responseValidation: nothing works without tokens.
+        ...callOf(OPERATIONS['oauth.token']),
         form,
-        response: tokenResponseSchema,
-        // Tokens are always checked, whatever the client's responseValidation: nothing works without them.
-        validation: 'strict',
         options: signal === undefined ? { maxRetries: 0 } : { maxRetries: 0, signal },
       })
       .withResponse();

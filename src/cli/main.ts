@@ -1,5 +1,6 @@
 import { VERSION } from '../version.js';
 import type { CliIo, Command } from './command.js';
+import { doctor } from './commands/doctor.js';
 import { keysGenerate } from './commands/keys-generate.js';
 import { mock } from './commands/mock.js';
 import { token } from './commands/token.js';
@@ -15,6 +16,7 @@ import { UsageError } from './usage-error.js';
 export const commands: readonly Command[] = [
   keysGenerate,
   token,
+  doctor,
   mock,
   webhooksSign,
   webhooksVerify,

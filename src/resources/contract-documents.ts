@@ -5,6 +5,7 @@ import type { Requester } from '../core/requester.js';
 import type { ContractDocumentKind } from '../schemas/contracts.js';
 import { PathParam } from '../schemas/request-params.js';
 import { documentsOf } from './contract-lists.js';
+import { callOf, type Operation } from './operations.js';
 import { guarded, parseInput, requestOptions } from './parse-input.js';
 
 /**
@@ -21,19 +22,19 @@ import { guarded, parseInput, requestOptions } from './parse-input.js';
 export class ContractDocuments<Document> {
   readonly #requester: Requester;
   readonly #kind: ContractDocumentKind;
-  readonly #list: z.ZodType;
-  readonly #document: z.ZodType<Document>;
+  readonly #list: Operation;
+  readonly #get: Operation & { response: z.ZodType<Document> };
 
   constructor(
     requester: Requester,
     kind: ContractDocumentKind,
-    list: z.ZodType,
-    document: z.ZodType<Document>,
+    list: Operation,
+    get: Operation & { response: z.ZodType<Document> },
   ) {
     this.#requester = requester;
     this.#kind = kind;
     this.#list = list;
-    this.#document = document;
+    this.#get = get;
   }
 
   /**
@@ -48,10 +49,7 @@ export class ContractDocuments<Document> {
         `contracts.${this.#kind}.list arguments`,
       );
       return this.#requester.request({
-        method: 'GET',
-        path: `/v1/contracts/${this.#kind}/${encodeURIComponent(args.version)}`,
-        route: `/v1/contracts/${this.#kind}/{version}`,
-        response: this.#list,
+        ...callOf(this.#list, args),
         select: (body: unknown) => documentsOf<Document>(body, this.#kind),
         options: requestOptions(options),
       });
@@ -67,10 +65,7 @@ export class ContractDocuments<Document> {
         `contracts.${this.#kind}.get arguments`,
       );
       return this.#requester.request({
-        method: 'GET',
-        path: `/v1/contracts/${this.#kind}/${encodeURIComponent(args.version)}/${encodeURIComponent(args.name)}`,
-        route: `/v1/contracts/${this.#kind}/{version}/{name}`,
-        response: this.#document,
+        ...callOf(this.#get, args),
         options: requestOptions(options),
       });
     });

@@ -1,19 +1,15 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { Requester } from '../core/requester.js';
-import {
+import type {
   ContractCatalog,
-  ContractCatalogList,
   ContractPrimitive,
-  ContractPrimitiveList,
   ContractSample,
-  ContractSampleList,
   ContractTemplate,
-  ContractTemplateList,
-  ContractVersionList,
 } from '../schemas/contracts.js';
 import { ContractDocuments } from './contract-documents.js';
 import { type ContractVersions, contractVersionsOf } from './contract-lists.js';
+import { callOf, OPERATIONS } from './operations.js';
 import { requestOptions } from './parse-input.js';
 
 /**
@@ -40,15 +36,12 @@ export class Contracts {
 
   constructor(requester: Requester) {
     this.#requester = requester;
-    this.templates = new ContractDocuments(requester, 'templates', ContractTemplateList, ContractTemplate);
-    this.catalogs = new ContractDocuments(requester, 'catalogs', ContractCatalogList, ContractCatalog);
-    this.primitives = new ContractDocuments(
-      requester,
-      'primitives',
-      ContractPrimitiveList,
-      ContractPrimitive,
-    );
-    this.samples = new ContractDocuments(requester, 'samples', ContractSampleList, ContractSample);
+    const kind = (name: 'templates' | 'catalogs' | 'primitives' | 'samples') =>
+      [requester, name, OPERATIONS[`contracts.${name}.list`], OPERATIONS[`contracts.${name}.get`]] as const;
+    this.templates = new ContractDocuments(...kind('templates'));
+    this.catalogs = new ContractDocuments(...kind('catalogs'));
+    this.primitives = new ContractDocuments(...kind('primitives'));
+    this.samples = new ContractDocuments(...kind('samples'));
   }
 
   /**
@@ -57,9 +50,7 @@ export class Contracts {
    */
   versions(options?: RequestOptions): APIPromise<ContractVersions> {
     return this.#requester.request({
-      method: 'GET',
-      path: '/v1/contracts',
-      response: ContractVersionList,
+      ...callOf(OPERATIONS['contracts.versions']),
       select: contractVersionsOf,
       options: requestOptions(options),
     });

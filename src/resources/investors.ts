@@ -3,7 +3,6 @@ import { type BulkChunkReport, runBulk } from '../core/bulk-run.js';
 import { InputValidationError } from '../core/errors.js';
 import type { Requester } from '../core/requester.js';
 import {
-  InvestorCreateResponse,
   type InvestorInput,
   type InvestorRowFailure,
   type InvestorRowResult,
@@ -21,6 +20,7 @@ import {
 import { resolveIdempotencyKey } from './idempotent-request-options.js';
 import { checkInvestorRows } from './investor-rows.js';
 import { investorRowsJson } from './investor-rows-json.js';
+import { callOf, OPERATIONS } from './operations.js';
 import { guarded, inputIssues, requestOptions } from './parse-input.js';
 
 /** Options of `client.investors.create()`. */
@@ -93,11 +93,9 @@ export class Investors {
         baseKey: key,
         send: (rows, idempotencyKey) =>
           this.#requester.request({
-            method: 'POST',
-            path: '/v1/investors',
+            ...callOf(OPERATIONS['investors.create']),
             json: { investors: rows },
             idempotencyKey,
-            response: InvestorCreateResponse,
             // Defensive: with responseValidation 'warn' or 'off' the body may not match; rows without a
             // result then fail as `missing_result` (retryable) instead of being lost.
             select: (body) => resultRows(body).map(investorRowResult),

@@ -1,7 +1,8 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { Requester } from '../core/requester.js';
-import { TokenInfo } from '../schemas/oauth.js';
+import type { TokenInfo } from '../schemas/oauth.js';
+import { callOf, OPERATIONS } from './operations.js';
 
 export type { TokenInfo };
 
@@ -25,11 +26,6 @@ export class OAuth {
    * ```
    */
   info(options?: RequestOptions): APIPromise<TokenInfo> {
-    return this.#requester.request({
-      method: 'GET',
-      path: '/v1/oauth2/info',
-      response: TokenInfo,
-      options,
-    });
+    return this.#requester.request({ ...callOf(OPERATIONS['oauth.info']), options });
   }
 }

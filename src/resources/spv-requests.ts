@@ -7,13 +7,14 @@ import type { Requester } from '../core/requester.js';
 import type { ContractSamplePayload } from '../schemas/contracts.js';
 import { PathParam } from '../schemas/request-params.js';
 import {
-  SpvRequest,
+  type SpvRequest,
   SpvRequestCreate,
   type SpvRequestListItem,
   SpvRequestListParams,
-  SpvRequestPage,
+  type SpvRequestPage,
 } from '../schemas/spv-requests.js';
 import { type IdempotentRequestOptions, resolveIdempotencyKey } from './idempotent-request-options.js';
+import { callOf, OPERATIONS } from './operations.js';
 import { guarded, inputIssues, parseInput, requestOptions } from './parse-input.js';
 
 const DEFAULT_PER_PAGE = 10;
@@ -53,11 +54,9 @@ export class SpvRequests {
       if (data === undefined || all.length > 0)
         throw new InputValidationError('spvRequests.create input', all);
       return this.#requester.request({
-        method: 'POST',
-        path: '/v1/spv-requests',
+        ...callOf(OPERATIONS['spvRequests.create']),
         json: data,
         idempotencyKey: key,
-        response: SpvRequest,
         options: requestOptions(options),
       });
     });
@@ -90,10 +89,8 @@ export class SpvRequests {
       fetchPage: (page) =>
         invalid === undefined
           ? this.#requester.request({
-              method: 'GET',
-              path: '/v1/spv-requests',
+              ...callOf(OPERATIONS['spvRequests.list']),
               query: { status: query.status, perPage, page },
-              response: SpvRequestPage,
               options: requestOptions(options),
             })
           : new APIPromise<SpvRequestPage>(Promise.reject(invalid)),
@@ -139,11 +136,9 @@ export class SpvRequests {
   ): APIPromise<SpvRequest> {
     return guarded(() => {
       const args = parseInput(Slug, { slug }, `spvRequests.${method === 'GET' ? 'get' : 'cancel'} arguments`);
+      const operation = OPERATIONS[method === 'GET' ? 'spvRequests.get' : 'spvRequests.cancel'];
       return this.#requester.request({
-        method,
-        path: `/v1/spv-requests/${encodeURIComponent(args.slug)}`,
-        route: '/v1/spv-requests/{slug}',
-        response: SpvRequest,
+        ...callOf(operation, args),
         options: requestOptions(options),
       });
     });

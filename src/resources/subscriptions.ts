@@ -7,13 +7,12 @@ import type { Requester } from '../core/requester.js';
 import { sendUpload } from '../core/upload-request.js';
 import { PathParam } from '../schemas/request-params.js';
 import {
-  SubscriptionCreateResponse,
   SubscriptionInput,
   type SubscriptionRowFailure,
   type SubscriptionRowResult,
   type SubscriptionRowSuccess,
 } from '../schemas/subscriptions.js';
-import { FundingReceiptUploadResult, SignedFormUploadResult } from '../schemas/uploads.js';
+import type { FundingReceiptUploadResult, SignedFormUploadResult } from '../schemas/uploads.js';
 import {
   type BulkCreateOptions,
   BulkOptions,
@@ -23,6 +22,7 @@ import {
   resultRows,
 } from './bulk-options.js';
 import { type IdempotentRequestOptions, resolveIdempotencyKey } from './idempotent-request-options.js';
+import { callOf, OPERATIONS } from './operations.js';
 import { guarded, inputIssues, requestOptions } from './parse-input.js';
 import {
   FundingReceiptInput,
@@ -59,8 +59,12 @@ export interface SubscriptionBulkResult {
 const isSubscribed = (row: SubscriptionRowResult): row is SubscriptionRowSuccess => row.error === undefined;
 const PersonArgs = z.strictObject({ spvSlug: PathParam, personId: PathParam });
 
-const documentPath = (spvSlug: string, personId: string, kind: 'forms' | 'fundings') =>
-  `/v1/spvs/${encodeURIComponent(spvSlug)}/subscription/${encodeURIComponent(personId)}/${kind}`;
+const FORM = OPERATIONS['subscriptions.uploadSignedForm'];
+const RECEIPT = OPERATIONS['subscriptions.uploadFundingReceipt'];
+const personParams = (args: { spvSlug: string; personId: string }) => ({
+  spv_slug: args.spvSlug,
+  person_id: args.personId,
+});
 
 /**
  * Subscriptions of investors in an approved SPV and their documents: `client.subscriptions`. The SPV's slug
@@ -112,7 +116,7 @@ export class Subscriptions {
       const all = [...issues, ...bulk.issues, ...keyIssues];
       if (data === undefined || bulk.data === undefined || all.length > 0)
         throw new InputValidationError('subscriptions.create input', all);
-      const path = `/v1/spvs/${encodeURIComponent(data.spvSlug)}/subscriptions`;
+      const call = callOf(OPERATIONS['subscriptions.create'], { spv_slug: data.spvSlug });
       const pipelineOptions = requestOptions(options);
       const inputs = data.subscriptions as SubscriptionInput[];
       const outcome = runBulk<SubscriptionInput, SubscriptionRowResult>({
@@ -123,12 +127,9 @@ export class Subscriptions {
         baseKey: key,
         send: (rows, idempotencyKey) =>
           this.#requester.request({
-            method: 'POST',
-            path,
-            route: '/v1/spvs/{spv_slug}/subscriptions',
+            ...call,
             json: { subscriptions: rows },
             idempotencyKey,
-            response: SubscriptionCreateResponse,
             select: (body) => resultRows(body) as SubscriptionRowSuccess[],
             options: pipelineOptions,
           }),
@@ -196,10 +197,10 @@ export class Subscriptions {
           defaultName: 'signed-form',
         },
         // Built from the checked arguments only: a non-string id must be reported, not thrown on here.
-        path: args.data === undefined ? '' : documentPath(args.data.spvSlug, args.data.personId, 'forms'),
-        route: '/v1/spvs/{spv_slug}/subscription/{person_id}/forms',
+        path: args.data === undefined ? '' : callOf(FORM, personParams(args.data)).path,
+        route: FORM.route,
         fields: {},
-        response: SignedFormUploadResult,
+        response: FORM.response,
         idempotencyKey: key,
         options: requestOptions(options),
       }),
@@ -235,13 +236,13 @@ export class Subscriptions {
           defaultName: 'funding-receipt',
         },
         // Built from the checked arguments only: a non-string id must be reported, not thrown on here.
-        path: args.data === undefined ? '' : documentPath(args.data.spvSlug, args.data.personId, 'fundings'),
-        route: '/v1/spvs/{spv_slug}/subscription/{person_id}/fundings',
+        path: args.data === undefined ? '' : callOf(RECEIPT, personParams(args.data)).path,
+        route: RECEIPT.route,
         fields:
           fields === undefined
             ? {}
             : { amount: fields.amount, currency: fields.currency, wireReference: fields.wireReference },
-        response: FundingReceiptUploadResult,
+        response: RECEIPT.response,
         idempotencyKey: key,
         options: requestOptions(options),
       }),

@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { Requester } from '../core/requester.js';
-import { HealthResponse, OpenApiDocument, RootResponse } from '../schemas/system.js';
+import type { HealthResponse, OpenApiDocument, RootResponse } from '../schemas/system.js';
+import { callOf, OPERATIONS } from './operations.js';
 import { requestOptions } from './parse-input.js';
 
 /**
@@ -22,25 +22,33 @@ export class System {
 
   /** `GET /` — the service's name, API version and where its descriptions live. */
   root(options?: RequestOptions): APIPromise<RootResponse> {
-    return this.#get('/', RootResponse, options);
+    return this.#requester.request({
+      ...callOf(OPERATIONS['system.root']),
+      options: requestOptions(options),
+    });
   }
 
   /** `GET /public/hc` — the health check. */
   health(options?: RequestOptions): APIPromise<HealthResponse> {
-    return this.#get('/public/hc', HealthResponse, options);
+    return this.#requester.request({
+      ...callOf(OPERATIONS['system.health']),
+      options: requestOptions(options),
+    });
   }
 
   /** `GET /openapi.json` — the machine-readable interface description (OpenAPI 3.1), unknown parts kept. */
   openapi(options?: RequestOptions): APIPromise<OpenApiDocument> {
-    return this.#get('/openapi.json', OpenApiDocument, options);
+    return this.#requester.request({
+      ...callOf(OPERATIONS['system.openapi']),
+      options: requestOptions(options),
+    });
   }
 
   /** `GET /docs` — the interactive documentation page, as HTML text. */
   docs(options?: RequestOptions): APIPromise<string> {
-    return this.#get('/docs', z.string(), options);
-  }
-
-  #get<T>(path: string, response: z.ZodType<T>, options: RequestOptions | undefined): APIPromise<T> {
-    return this.#requester.request({ method: 'GET', path, response, options: requestOptions(options) });
+    return this.#requester.request({
+      ...callOf(OPERATIONS['system.docs']),
+      options: requestOptions(options),
+    });
   }
 }

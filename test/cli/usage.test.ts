@@ -5,6 +5,7 @@ import { runCli } from './cli-process.js';
 const subcommands = [
   ['keys', 'generate'],
   ['token'],
+  ['doctor'],
   ['mock'],
   ['webhooks', 'sign'],
   ['webhooks', 'verify'],

@@ -1,0 +1,105 @@
+import type { ServerOperation } from './compare-operation.js';
+import { compareRequest, compareResponse, type ShapeDifference } from './compare-shapes.js';
+import { resolvePointer, shapeOf } from './json-shape.js';
+import { SDK_CHUNK_SIZE, type SdkOperation } from './sdk-expectations.js';
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `value` with its `$ref`s followed inside `doc`. */
+export function follow(value: unknown, doc: Json): unknown {
+  for (let hops = 0; isObject(value) && typeof value['$ref'] === 'string' && hops < 8; hops += 1) {
+    value = resolvePointer(doc, value['$ref']);
+  }
+  return value;
+}
+
+function mediaTypeMatches(documented: string, sent: string): boolean {
+  const [type, subtype] = documented.split(';')[0]!.trim().toLowerCase().split('/');
+  const [sentType, sentSubtype] = sent.split('/');
+  return (type === '*' || type === sentType) && (subtype === '*' || subtype === sentSubtype);
+}
+
+/**
+ * How the service would take the body the SDK sends: its media type, the fields it requires that the SDK
+ * cannot send, and the rows per request of the chunked bulk calls.
+ */
+export function requestDifferences(sdk: SdkOperation, server: ServerOperation, doc: Json): ShapeDifference[] {
+  const body = follow(server.operation['requestBody'], doc);
+  if (!isObject(body)) return [];
+  if (sdk.request === undefined) {
+    return body['required'] === true
+      ? [
+          {
+            kind: 'request-body',
+            effect: 'breaks',
+            path: '',
+            message: 'this service requires a request body; the SDK sends none',
+          },
+        ]
+      : [];
+  }
+  const content = isObject(body['content']) ? body['content'] : {};
+  const match = Object.entries(content).find(([type]) => mediaTypeMatches(type, sdk.request!.contentType));
+  if (match === undefined) {
+    const accepted = Object.keys(content).join(', ') || 'nothing';
+    return [
+      {
+        kind: 'content-type',
+        effect: 'breaks',
+        path: '',
+        message: `this service takes ${accepted}; the SDK sends ${sdk.request.contentType}`,
+      },
+    ];
+  }
+  const schema = isObject(match[1]) ? match[1]['schema'] : undefined;
+  if (schema === undefined) return [];
+  const theirs = shapeOf(schema, doc);
+  const out = compareRequest(shapeOf(sdk.request.schema, sdk.request.schema), theirs);
+  const array = sdk.request.chunkedArray;
+  const field = array === undefined ? undefined : theirs.branches.get('object');
+  const rows = field?.kind === 'object' ? field.properties.get(array!)?.branches.get('array') : undefined;
+  const limit = rows?.kind === 'array' ? rows.maxItems : undefined;
+  if (limit !== undefined && limit !== SDK_CHUNK_SIZE) {
+    out.push(
+      limit < SDK_CHUNK_SIZE
+        ? {
+            kind: 'row-limit',
+            effect: 'breaks',
+            path: array!,
+            message: `this service takes at most ${limit} rows per request; the SDK sends up to ${SDK_CHUNK_SIZE} (pass chunkSize: ${limit})`,
+          }
+        : {
+            kind: 'row-limit',
+            effect: 'info',
+            path: array!,
+            message: `this service takes up to ${limit} rows per request; the SDK sends ${SDK_CHUNK_SIZE} (chunkSize: ${limit} would send fewer requests)`,
+          },
+    );
+  }
+  return out;
+}
+
+/** What the SDK would make of each 2xx JSON body the service describes, with the status it came with. */
+export function* responseDifferences(
+  sdk: SdkOperation,
+  server: ServerOperation,
+  doc: Json,
+): Generator<[string, ShapeDifference]> {
+  if (sdk.response === undefined) return;
+  const responses = isObject(server.operation['responses']) ? server.operation['responses'] : {};
+  for (const [status, raw] of Object.entries(responses)) {
+    if (!/^2(\d\d|XX)$/i.test(status)) continue;
+    const response = follow(raw, doc);
+    const content = isObject(response) && isObject(response['content']) ? response['content'] : {};
+    const json = Object.entries(content).find(
+      ([type]) => /^application\/(.+\+)?json\b/i.test(type) || type === '*/*',
+    );
+    const schema = json !== undefined && isObject(json[1]) ? json[1]['schema'] : undefined;
+    if (schema === undefined) continue;
+    for (const difference of compareResponse(shapeOf(sdk.response, sdk.response), shapeOf(schema, doc))) {
+      yield [status, difference];
+    }
+  }
+}

@@ -1,0 +1,211 @@
+/** A JSON type a schema allows (`null` is kept apart, as {@link Shape.nullable}). */
+export type ShapeKind = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array';
+
+/** What a string may hold: the values an enum or `const` names, and whether others are allowed too. */
+export interface StringBranch {
+  kind: 'string';
+  /** Values named by `enum` / `const`; empty when none is named. */
+  values: string[];
+  /** Any string is allowed (a plain `string` branch, or an open enum `anyOf: [enum, string]`). */
+  open: boolean;
+}
+
+/** An object's documented fields. */
+export interface ObjectBranch {
+  kind: 'object';
+  properties: Map<string, Shape>;
+  required: Set<string>;
+  /** Other fields are allowed (`additionalProperties` is not `false`). */
+  open: boolean;
+}
+
+/** An array's items and the most items allowed. */
+export interface ArrayBranch {
+  kind: 'array';
+  items: Shape;
+  maxItems?: number | undefined;
+}
+
+type Branch = StringBranch | ObjectBranch | ArrayBranch | { kind: 'number' | 'integer' | 'boolean' };
+
+/**
+ * A JSON Schema (as OpenAPI 3.0/3.1 and `z.toJSONSchema` write them) reduced to what a comparison needs:
+ * which JSON types a value may have, whether it may be `null`, and per type the enum values, fields or
+ * items. `anyOf` / `oneOf` branches of one type are merged; `$ref`s are followed.
+ */
+export interface Shape {
+  /** Nothing is known (`{}`, `true`, an unresolvable `$ref`): anything may come. */
+  any: boolean;
+  nullable: boolean;
+  branches: Map<ShapeKind, Branch>;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const ANY: Shape = { any: true, nullable: true, branches: new Map() };
+const MAX_DEPTH = 24;
+
+/** Follows a local `$ref` (`#/components/schemas/X`, `#/$defs/X`, `#`) inside `root`. */
+export function resolvePointer(root: unknown, ref: string): unknown {
+  if (!ref.startsWith('#')) return undefined;
+  let node: unknown = root;
+  for (const raw of ref.slice(1).split('/').slice(1)) {
+    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    if (!isObject(node) && !Array.isArray(node)) return undefined;
+    node = (node as Json)[key];
+  }
+  return node;
+}
+
+/** The {@link Shape} of `schema`; `$ref`s resolve inside `root` (the whole document). */
+export function shapeOf(schema: unknown, root: unknown, depth = 0): Shape {
+  if (depth > MAX_DEPTH || schema === true || !isObject(schema)) return ANY;
+  if (typeof schema['$ref'] === 'string') {
+    const target = resolvePointer(root, schema['$ref']);
+    return target === undefined ? ANY : shapeOf(target, root, depth + 1);
+  }
+  const parts: Shape[] = [];
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const list = schema[key];
+    if (Array.isArray(list)) parts.push(list.map((item) => shapeOf(item, root, depth + 1)).reduce(union));
+  }
+  const own = ownShape(schema, root, depth);
+  if (own !== undefined) parts.push(own);
+  const allOf = schema['allOf'];
+  let shape = parts.length === 0 ? undefined : parts.reduce(intersectNullable);
+  if (Array.isArray(allOf)) {
+    for (const item of allOf) {
+      const part = shapeOf(item, root, depth + 1);
+      shape = shape === undefined ? part : combine(shape, part);
+    }
+  }
+  if (shape === undefined) return ANY;
+  return schema['nullable'] === true ? { ...shape, nullable: true } : shape;
+}
+
+// The schema's own keywords (type, enum, const, properties, items), without its anyOf/oneOf/allOf.
+function ownShape(schema: Json, root: unknown, depth: number): Shape | undefined {
+  const declared = schema['type'];
+  let types = Array.isArray(declared) ? declared : typeof declared === 'string' ? [declared] : [];
+  const named = 'const' in schema ? [schema['const']] : Array.isArray(schema['enum']) ? schema['enum'] : [];
+  if (types.length === 0 && named.length > 0) types = [...new Set(named.map(jsonType))];
+  if (types.length === 0 && ('properties' in schema || 'additionalProperties' in schema)) types = ['object'];
+  if (types.length === 0 && 'items' in schema) types = ['array'];
+  if (types.length === 0) return undefined;
+  const shape: Shape = { any: false, nullable: false, branches: new Map() };
+  for (const type of types) {
+    if (type === 'null') shape.nullable = true;
+    else if (type === 'string') {
+      const values = named.filter((value): value is string => typeof value === 'string');
+      shape.branches.set('string', { kind: 'string', values, open: named.length === 0 });
+    } else if (type === 'object') shape.branches.set('object', objectBranch(schema, root, depth));
+    else if (type === 'array') {
+      const maxItems = typeof schema['maxItems'] === 'number' ? schema['maxItems'] : undefined;
+      shape.branches.set('array', {
+        kind: 'array',
+        items: shapeOf(schema['items'], root, depth + 1),
+        maxItems,
+      });
+    } else if (type === 'number' || type === 'integer' || type === 'boolean') {
+      shape.branches.set(type, { kind: type });
+    }
+  }
+  if (named.includes(null)) shape.nullable = true;
+  return shape;
+}
+
+function objectBranch(schema: Json, root: unknown, depth: number): ObjectBranch {
+  const properties = new Map<string, Shape>();
+  const given = schema['properties'];
+  if (isObject(given)) {
+    for (const [name, property] of Object.entries(given))
+      properties.set(name, shapeOf(property, root, depth + 1));
+  }
+  const required = new Set(
+    Array.isArray(schema['required'])
+      ? schema['required'].filter((name): name is string => typeof name === 'string')
+      : [],
+  );
+  return { kind: 'object', properties, required, open: schema['additionalProperties'] !== false };
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/** Either shape (`anyOf`): every type of both, fields of same-typed branches merged, required by both. */
+export function union(a: Shape, b: Shape): Shape {
+  if (a.any || b.any) return ANY;
+  const branches = new Map(a.branches);
+  for (const [kind, branch] of b.branches) {
+    const mine = branches.get(kind);
+    branches.set(kind, mine === undefined ? branch : mergeBranch(mine, branch, 'union'));
+  }
+  return { any: false, nullable: a.nullable || b.nullable, branches };
+}
+
+// A schema with both `type` and `anyOf` allows what both allow; only nullability needs care here (a
+// `type: 'object'` beside `anyOf: [X, {type: 'null'}]` is how some generators write a nullable object).
+function intersectNullable(a: Shape, b: Shape): Shape {
+  if (a.any) return b;
+  if (b.any) return a;
+  return a.branches.size >= b.branches.size
+    ? { ...a, nullable: a.nullable || b.nullable }
+    : { ...b, nullable: a.nullable || b.nullable };
+}
+
+/** Both shapes (`allOf`): fields of both, required by either. */
+function combine(a: Shape, b: Shape): Shape {
+  if (a.any) return b;
+  if (b.any) return a;
+  const branches = new Map(a.branches);
+  for (const [kind, branch] of b.branches) {
+    const mine = branches.get(kind);
+    branches.set(kind, mine === undefined ? branch : mergeBranch(mine, branch, 'all'));
+  }
+  return { any: false, nullable: a.nullable && b.nullable, branches };
+}
+
+function mergeBranch(a: Branch, b: Branch, mode: 'union' | 'all'): Branch {
+  if (a.kind === 'string' && b.kind === 'string') {
+    return { kind: 'string', values: [...new Set([...a.values, ...b.values])], open: a.open || b.open };
+  }
+  if (a.kind === 'array' && b.kind === 'array') {
+    const limits = [a.maxItems, b.maxItems].filter((n) => n !== undefined);
+    // Either branch: the larger limit (none if one has none); both: the smaller.
+    const maxItems =
+      mode === 'union'
+        ? limits.length === 2
+          ? Math.max(...limits)
+          : undefined
+        : limits.length > 0
+          ? Math.min(...limits)
+          : undefined;
+    return {
+      kind: 'array',
+      items: mode === 'union' ? union(a.items, b.items) : combine(a.items, b.items),
+      maxItems,
+    };
+  }
+  if (a.kind === 'object' && b.kind === 'object') {
+    const properties = new Map(a.properties);
+    for (const [name, shape] of b.properties) {
+      const mine = properties.get(name);
+      properties.set(
+        name,
+        mine === undefined ? shape : mode === 'union' ? union(mine, shape) : combine(mine, shape),
+      );
+    }
+    const required =
+      mode === 'union'
+        ? new Set([...a.required].filter((name) => b.required.has(name)))
+        : new Set([...a.required, ...b.required]);
+    return { kind: 'object', properties, required, open: a.open || b.open };
+  }
+  return a;
+}
