@@ -130,7 +130,9 @@ describeWithRedis('real node processes sharing one token chain through Redis', (
     const elapsed = Date.now() - startedAt;
     for (const result of results) {
       expect(result.failed).toEqual([]);
-      expect(result.ok).toBeGreaterThan(20);
+      // Calls every 50 ms for 5 s: about a hundred on an idle machine. A loaded one (a shared CI runner)
+      // makes far fewer; what matters is that every process kept calling across the renewals.
+      expect(result.ok).toBeGreaterThanOrEqual(5);
     }
     expect(new Set(results.map((result) => result.pid)).size).toBe(8);
 
@@ -140,6 +142,8 @@ describeWithRedis('real node processes sharing one token chain through Redis', (
     expect(after[0]?.grantType).toBe('urn:ietf:params:oauth:grant-type:jwt-bearer');
     expect(after.slice(1).every((request) => request.grantType === 'refresh_token')).toBe(true);
     expect(after.every((request) => request.status === 201)).toBe(true);
+    // 5 s of 4 s tokens: the new chain was renewed at least once while all eight shared it.
+    expect(after.length).toBeGreaterThanOrEqual(2);
     // Each renewal comes at least half a lifetime (2 s) after the previous exchange began.
     expect(after.length).toBeLessThanOrEqual(1 + Math.ceil(elapsed / 2000));
     const presented = fake.tokenRequests.flatMap((request) =>
