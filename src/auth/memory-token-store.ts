@@ -1,4 +1,4 @@
-import { describeRedacted, inspectSymbol } from './redacted.js';
+import { describeRedacted } from './redacted.js';
 import {
   type StoredRefreshToken,
   type StoredTokenSet,
@@ -82,7 +82,7 @@ export class MemoryTokenStore implements TokenStore {
   }
 
   /** What `util.inspect` (and `console.log`) show: the same harmless facts. */
-  [inspectSymbol](): string {
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
     return describeRedacted('MemoryTokenStore', this.toJSON());
   }
 }

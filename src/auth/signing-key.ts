@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { CompactSign } from 'jose';
-import { describeRedacted, inspectSymbol } from './redacted.js';
+import { describeRedacted } from './redacted.js';
 import type { AssertionAlgorithm } from './signer.js';
 
 /** A protected JWS header the SDK signs: an EdDSA algorithm name and anything else (`typ`, `kid`). */
@@ -35,7 +35,7 @@ export class SigningKey {
     return '[SigningKey: Ed25519, redacted]';
   }
 
-  [inspectSymbol](): string {
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
     return describeRedacted('SigningKey', { algorithm: 'Ed25519' });
   }
 }

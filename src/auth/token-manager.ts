@@ -7,7 +7,7 @@ import type { SecretRegistry } from '../core/secret-registry.js';
 import type { AssertionIdentity } from './assertion.js';
 import { requestJwtGrant } from './jwt-grant.js';
 import { MemoryTokenStore } from './memory-token-store.js';
-import { describeRedacted, inspectSymbol } from './redacted.js';
+import { describeRedacted } from './redacted.js';
 import { ServerClock } from './server-clock.js';
 import type { Signer } from './signer.js';
 import type { SigningKey } from './signing-key.js';
@@ -273,7 +273,7 @@ export class TokenManager implements Authenticator {
     };
   }
 
-  [inspectSymbol](): string {
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
     return describeRedacted('TokenManager', this.toJSON());
   }
 }

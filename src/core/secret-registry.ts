@@ -4,8 +4,6 @@ export const MIN_SECRET_LENGTH = 8;
 /** How many values one registry remembers (the oldest goes first): tokens rotate, old ones fade out. */
 export const MAX_SECRETS = 32;
 
-const inspectSymbol: unique symbol = Symbol.for('nodejs.util.inspect.custom');
-
 /**
  * The secret values one client currently knows — its access and refresh tokens and the last assertions —
  * so that text built from what a server sent back (an error body quoting the assertion, a 401 detail
@@ -60,7 +58,7 @@ export class SecretRegistry {
     return { size: this.#values.length };
   }
 
-  [inspectSymbol](): string {
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `SecretRegistry { size: ${this.#values.length} }`;
   }
 }

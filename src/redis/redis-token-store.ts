@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describeRedacted, inspectSymbol } from '../auth/redacted.js';
+import { describeRedacted } from '../auth/redacted.js';
 import {
   type StoredRefreshToken,
   type StoredTokenSet,
@@ -166,7 +166,7 @@ export class RedisTokenStore implements TokenStore {
   }
 
   /** What `util.inspect` (and `console.log`) show: the same harmless facts. */
-  [inspectSymbol](): string {
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
     return describeRedacted('RedisTokenStore', this.toJSON());
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describeRedacted, inspectSymbol } from '../auth/redacted.js';
+import { describeRedacted } from '../auth/redacted.js';
 import type { WebhookIdState, WebhookIdStore } from '../webhooks/webhook-id-store.js';
 import { defineScript, RedisCommands } from './redis-commands.js';
 import { RedisLease } from './redis-lease.js';
@@ -156,7 +156,7 @@ export class RedisWebhookIdStore implements WebhookIdStore {
   }
 
   /** What `util.inspect` (and `console.log`) show: the same harmless facts. */
-  [inspectSymbol](): string {
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
     return describeRedacted('RedisWebhookIdStore', this.toJSON());
   }
 }
