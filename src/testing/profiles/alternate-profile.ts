@@ -11,7 +11,7 @@ import {
   subscriptionResult,
   uploadResult,
 } from './alternate-resources.js';
-import type { FakeProfile, ProblemWire, ProfilePresenter } from './fake-profile.js';
+import { type FakeProfile, type ProblemWire, type ProfilePresenter, profileSchemas } from './fake-profile.js';
 import { opaqueShareClass } from './share-class-slug.js';
 
 type Json = Record<string, unknown>;
@@ -102,34 +102,6 @@ export const ALTERNATE_PROFILE: FakeProfile = {
     investorRow: alternateInvestorRow,
     fundingReceiptTypes: 'any',
   },
-  schemas: {
-    components: wire,
-    RootResponse: wire.RootResponse,
-    HealthResponse: wire.HealthResponse,
-    OpenApiDocument: wire.OpenApiDocument,
-    TokenRequest: wire.TokenRequest,
-    TokenResponse: wire.TokenResponse,
-    TokenInfo: wire.TokenInfo,
-    ContractVersionList: wire.ContractVersionList,
-    contractDocuments: {
-      templates: { one: wire.ContractTemplate, list: wire.ContractTemplateList },
-      catalogs: { one: wire.ContractCatalog, list: wire.ContractCatalogList },
-      primitives: { one: wire.ContractPrimitive, list: wire.ContractPrimitiveList },
-      samples: { one: wire.ContractSample, list: wire.ContractSampleList },
-    },
-    SpvRequest: wire.SpvRequest,
-    SpvRequestPage: wire.SpvRequestPage,
-    SpvRequestCreate: wire.SpvRequestCreate,
-    SpvRequestListParams: wire.SpvRequestListParams,
-    InvestorCreateBody: wire.InvestorCreateBody,
-    InvestorCreateResponse: wire.InvestorCreateResponse,
-    SubscriptionCreateBody: wire.SubscriptionCreateBody,
-    SubscriptionCreateResponse: wire.SubscriptionCreateResponse,
-    SignedFormUploadResult: wire.SignedFormUploadResult,
-    FundingReceiptUploadResult: wire.FundingReceiptUploadResult,
-    FundingReceiptFields: wire.FundingReceiptFields,
-    PartnerErrorBody: wire.PartnerErrorBody,
-    ValidationErrorBody: wire.ValidationErrorBody,
-  },
+  schemas: profileSchemas(wire),
   present,
 };

@@ -3,7 +3,7 @@ import * as wire from '../wire/index.js';
 import { MAX_INVESTOR_ROWS } from '../wire/investors.js';
 import { MAX_SUBSCRIPTION_ROWS } from '../wire/subscriptions.js';
 import { defaultInvestorRow } from './default-investor-row.js';
-import type { FakeProfile, ProfilePresenter } from './fake-profile.js';
+import { type FakeProfile, type ProfilePresenter, profileSchemas } from './fake-profile.js';
 import { slugifiedShareClass } from './share-class-slug.js';
 
 const same = <T>(body: T): T => body;
@@ -55,34 +55,6 @@ export const DEFAULT_PROFILE: FakeProfile = {
     investorRow: defaultInvestorRow,
     fundingReceiptTypes: 'form-types',
   },
-  schemas: {
-    components: wire,
-    RootResponse: wire.RootResponse,
-    HealthResponse: wire.HealthResponse,
-    OpenApiDocument: wire.OpenApiDocument,
-    TokenRequest: wire.TokenRequest,
-    TokenResponse: wire.TokenResponse,
-    TokenInfo: wire.TokenInfo,
-    ContractVersionList: wire.ContractVersionList,
-    contractDocuments: {
-      templates: { one: wire.ContractTemplate, list: wire.ContractTemplateList },
-      catalogs: { one: wire.ContractCatalog, list: wire.ContractCatalogList },
-      primitives: { one: wire.ContractPrimitive, list: wire.ContractPrimitiveList },
-      samples: { one: wire.ContractSample, list: wire.ContractSampleList },
-    },
-    SpvRequest: wire.SpvRequest,
-    SpvRequestPage: wire.SpvRequestPage,
-    SpvRequestCreate: wire.SpvRequestCreate,
-    SpvRequestListParams: wire.SpvRequestListParams,
-    InvestorCreateBody: wire.InvestorCreateBody,
-    InvestorCreateResponse: wire.InvestorCreateResponse,
-    SubscriptionCreateBody: wire.SubscriptionCreateBody,
-    SubscriptionCreateResponse: wire.SubscriptionCreateResponse,
-    SignedFormUploadResult: wire.SignedFormUploadResult,
-    FundingReceiptUploadResult: wire.FundingReceiptUploadResult,
-    FundingReceiptFields: wire.FundingReceiptFields,
-    PartnerErrorBody: wire.PartnerErrorBody,
-    ValidationErrorBody: wire.ValidationErrorBody,
-  },
+  schemas: profileSchemas(wire),
   present,
 };

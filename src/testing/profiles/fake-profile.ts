@@ -130,6 +130,44 @@ export interface ProfileSchemas {
   ValidationErrorBody: z.ZodType;
 }
 
+/** A profile's wire module (`src/testing/wire` or `wire-alternate`): the same names, each with its own shapes. */
+export type WireModule = Omit<ProfileSchemas, 'components' | 'contractDocuments'> & {
+  [Name in `Contract${'Template' | 'Catalog' | 'Primitive' | 'Sample'}${'' | 'List'}`]: z.ZodType;
+};
+
+/** The named schemas of one wire module, as a profile documents and validates with them. */
+export function profileSchemas(wire: WireModule): ProfileSchemas {
+  return {
+    components: wire,
+    RootResponse: wire.RootResponse,
+    HealthResponse: wire.HealthResponse,
+    OpenApiDocument: wire.OpenApiDocument,
+    TokenRequest: wire.TokenRequest,
+    TokenResponse: wire.TokenResponse,
+    TokenInfo: wire.TokenInfo,
+    ContractVersionList: wire.ContractVersionList,
+    contractDocuments: {
+      templates: { one: wire.ContractTemplate, list: wire.ContractTemplateList },
+      catalogs: { one: wire.ContractCatalog, list: wire.ContractCatalogList },
+      primitives: { one: wire.ContractPrimitive, list: wire.ContractPrimitiveList },
+      samples: { one: wire.ContractSample, list: wire.ContractSampleList },
+    },
+    SpvRequest: wire.SpvRequest,
+    SpvRequestPage: wire.SpvRequestPage,
+    SpvRequestCreate: wire.SpvRequestCreate,
+    SpvRequestListParams: wire.SpvRequestListParams,
+    InvestorCreateBody: wire.InvestorCreateBody,
+    InvestorCreateResponse: wire.InvestorCreateResponse,
+    SubscriptionCreateBody: wire.SubscriptionCreateBody,
+    SubscriptionCreateResponse: wire.SubscriptionCreateResponse,
+    SignedFormUploadResult: wire.SignedFormUploadResult,
+    FundingReceiptUploadResult: wire.FundingReceiptUploadResult,
+    FundingReceiptFields: wire.FundingReceiptFields,
+    PartnerErrorBody: wire.PartnerErrorBody,
+    ValidationErrorBody: wire.ValidationErrorBody,
+  };
+}
+
 /** One server's answers to the spec's gaps, chosen once per fake. @internal */
 export interface FakeProfile {
   readonly name: FakeProfileName;
