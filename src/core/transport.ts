@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
 import { concatBytes } from './concat-bytes.js';
+import { type DispatchedResponse, dispatchRequest, type RawHeaders } from './dispatch-request.js';
 import { ResponseTooLargeError } from './errors.js';
 import { MultipartBody } from './multipart-body.js';
 
@@ -34,7 +35,6 @@ export type Transport = (request: TransportRequest) => Promise<TransportResponse
 
 // undici's own header record (lower-case names) on the responses of `undiciTransport`, read by `headerOf`.
 const RAW_HEADERS = Symbol('rawHeaders');
-type RawHeaders = Record<string, string | string[] | undefined>;
 
 /**
  * One response header, as `headers.get(name)` gives it (`name` lower-case), without building the `Headers`
@@ -94,6 +94,10 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
   const dispatcher = options.dispatcher ?? (owned as Agent);
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
+  // Bun's built-in `undici` is a shim (its `request` ignores the dispatcher, its `Agent` has no `close()`):
+  // there the body is read through `undici.request`, as before the dispatch handler.
+  const read = isBun() ? readWithRequest : dispatchRequest;
+
   const transport = async (req: TransportRequest): Promise<TransportResponse> => {
     let headers = req.headers;
     let body: string | Uint8Array | Readable | null = null;
@@ -107,36 +111,69 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
       };
       body = Readable.from(req.body.chunks(), { objectMode: false, highWaterMark: 0 });
     } else if (req.body !== undefined) body = req.body;
-    const response = await request(req.url, {
-      method: req.method as Dispatcher.HttpMethod,
-      headers,
-      body,
-      signal: req.signal,
+    const { url } = req;
+    const response = await read(
       dispatcher,
-    });
-    const raw = response.headers;
-    let built: Headers | undefined;
-    return {
-      status: response.statusCode,
-      // Built on first use: the pipeline reads single headers through `headerOf`, so a call that nobody asks
-      // `.headers` of never pays for the WHATWG `Headers` object (about 9 µs a response).
-      get headers() {
-        built ??= toHeaders(raw);
-        return built;
+      {
+        origin: url.origin,
+        path: url.search === '' ? url.pathname : `${url.pathname}${url.search}`,
+        method: req.method as Dispatcher.HttpMethod,
+        headers,
+        body,
       },
-      [RAW_HEADERS]: raw,
-      // A declared length within the limit bounds the body already (undici reads exactly that many bytes),
-      // so undici's own reader is used; it skips the async iteration readBounded needs for unknown lengths.
-      text: () => {
-        const declared = Number(rawHeader(raw, 'content-length') ?? Number.NaN);
-        return declared <= limit
-          ? response.body.text()
-          : readBounded(response.body, declared, limit, () => response.body.destroy());
-      },
-    } as TransportResponse;
+      req.signal,
+      limit,
+    );
+    return new UndiciResponse(response);
   };
-  // Bun's built-in `undici` is a shim whose `Agent` has no `close()` (its `request` ignores the dispatcher).
   return Object.assign(transport, { close: async () => owned?.close?.() });
+}
+
+// A response of `undiciTransport`, body already read. A class, so a response costs one small object; the
+// WHATWG `Headers` are built on first use: the pipeline reads single headers through `headerOf`, so a call
+// that nobody asks `.headers` of never pays for them (about 9 µs a response).
+class UndiciResponse implements TransportResponse {
+  readonly status: number;
+  readonly [RAW_HEADERS]: RawHeaders;
+  readonly #text: string;
+  #headers: Headers | undefined;
+
+  constructor({ status, headers, text }: DispatchedResponse) {
+    this.status = status;
+    this[RAW_HEADERS] = headers;
+    this.#text = text;
+  }
+
+  get headers(): Headers {
+    this.#headers ??= toHeaders(this[RAW_HEADERS]);
+    return this.#headers;
+  }
+
+  text(): Promise<string> {
+    return Promise.resolve(this.#text);
+  }
+}
+
+function isBun(): boolean {
+  return (globalThis as { process?: { versions?: { bun?: string } } }).process?.versions?.bun !== undefined;
+}
+
+// `undici.request` and its body reader: a declared length within the limit bounds the body already (undici
+// reads exactly that many bytes), so undici's own reader is used; readBounded checks unknown lengths.
+async function readWithRequest(
+  dispatcher: Dispatcher,
+  { origin, path, ...options }: Dispatcher.DispatchOptions,
+  signal: AbortSignal,
+  limit: number,
+): Promise<DispatchedResponse> {
+  const response = await request(new URL(path, origin), { ...options, signal, dispatcher });
+  const headers = response.headers;
+  const declared = Number(rawHeader(headers, 'content-length') ?? Number.NaN);
+  const text =
+    declared <= limit
+      ? await response.body.text()
+      : await readBounded(response.body, declared, limit, () => response.body.destroy());
+  return { status: response.statusCode, headers, text };
 }
 
 /**

@@ -1,0 +1,119 @@
+import type { Dispatcher } from 'undici';
+import { ResponseTooLargeError } from './errors.js';
+
+/** undici's parsed response headers: lower-case names, repeated headers as arrays. */
+export type RawHeaders = Record<string, string | string[] | undefined>;
+
+/** A whole response read by {@link dispatchRequest}. */
+export interface DispatchedResponse {
+  status: number;
+  headers: RawHeaders;
+  /** The body decoded as UTF-8 (a leading BOM dropped, as undici's `body.text()` does). */
+  text: string;
+}
+
+/**
+ * Sends one request through `dispatcher.dispatch` and collects the whole response body, without the
+ * `Readable` stream, async resource and body-mixin promises that `undici.request` + `body.text()` build
+ * per request (about a fifth of the SDK's client CPU per GET on loopback). `signal` aborts the request at
+ * any point, as `request`'s own `signal` does; a body over `limit` bytes (declared or counted) aborts it
+ * with {@link ResponseTooLargeError}.
+ */
+export function dispatchRequest(
+  dispatcher: Dispatcher,
+  options: Dispatcher.DispatchOptions,
+  signal: AbortSignal,
+  limit: number,
+): Promise<DispatchedResponse> {
+  return new Promise((resolve, reject) => {
+    dispatcher.dispatch(options, new CollectingHandler(resolve, reject, signal, limit));
+  });
+}
+
+type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestStart']>>[0];
+
+// undici's handler protocol (onRequestStart … onResponseEnd / onResponseError), and the signal's `abort`
+// listener as `handleEvent`: one object per request, no closures.
+class CollectingHandler implements Dispatcher.DispatchHandler {
+  readonly #resolve: (response: DispatchedResponse) => void;
+  readonly #reject: (error: unknown) => void;
+  readonly #signal: AbortSignal;
+  readonly #limit: number;
+  #controller: Controller | undefined;
+  // What the signal was aborted with (any value; undici hands it on as the rejection, as `request` does).
+  #reason: Error | undefined;
+  #status = 0;
+  #headers: RawHeaders = {};
+  #chunks: Buffer[] = [];
+  #size = 0;
+  #settled = false;
+
+  constructor(
+    resolve: (response: DispatchedResponse) => void,
+    reject: (error: unknown) => void,
+    signal: AbortSignal,
+    limit: number,
+  ) {
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.#signal = signal;
+    this.#limit = limit;
+    if (signal.aborted) this.#reason = reasonOf(signal);
+    else signal.addEventListener('abort', this, { once: true });
+  }
+
+  /** The signal's `abort` listener. */
+  handleEvent(): void {
+    this.#reason = reasonOf(this.#signal);
+    this.#controller?.abort(this.#reason);
+  }
+
+  onRequestStart(controller: Controller): void {
+    this.#controller = controller;
+    if (this.#reason !== undefined) controller.abort(this.#reason);
+  }
+
+  onResponseStart(controller: Controller, status: number, headers: Record<string, string | string[]>): void {
+    if (status < 200) return; // 1xx: the final response follows
+    this.#status = status;
+    this.#headers = headers;
+    const declared = headers['content-length'];
+    if (typeof declared === 'string' && Number(declared) > this.#limit) {
+      controller.abort(new ResponseTooLargeError(this.#limit));
+    }
+  }
+
+  onResponseData(controller: Controller, chunk: Buffer): void {
+    this.#size += chunk.length;
+    if (this.#size > this.#limit) controller.abort(new ResponseTooLargeError(this.#limit));
+    else this.#chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.#finish()) {
+      this.#resolve({ status: this.#status, headers: this.#headers, text: decode(this.#chunks, this.#size) });
+    }
+  }
+
+  onResponseError(_controller: Controller | null, error: Error): void {
+    if (this.#finish()) this.#reject(error);
+  }
+
+  #finish(): boolean {
+    if (this.#settled) return false;
+    this.#settled = true;
+    this.#signal.removeEventListener('abort', this);
+    return true;
+  }
+}
+
+function reasonOf(signal: AbortSignal): Error {
+  return (signal.reason ?? new DOMException('This operation was aborted', 'AbortError')) as Error;
+}
+
+function decode(chunks: readonly Buffer[], size: number): string {
+  if (size === 0) return '';
+  const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+  const bom = bytes.length > 2 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return bytes.toString('utf8', bom ? 3 : 0);
+}
