@@ -4,13 +4,11 @@ import { ResponseTooLargeError } from './errors.js';
 /** undici's parsed response headers: lower-case names, repeated headers as arrays. */
 export type RawHeaders = Record<string, string | string[] | undefined>;
 
-/** A whole response read by {@link dispatchRequest}. */
-export interface DispatchedResponse {
-  status: number;
-  headers: RawHeaders;
-  /** The body decoded as UTF-8 (a leading BOM dropped, as undici's `body.text()` does). */
-  text: string;
-}
+/**
+ * Makes the value a whole response resolves with: status, headers and the body decoded as UTF-8 (a leading
+ * BOM dropped, as undici's `body.text()` does).
+ */
+export type MakeResponse<R> = (status: number, headers: RawHeaders, text: string) => R;
 
 /**
  * Sends one request through `dispatcher.dispatch` and collects the whole response body, without the
@@ -19,14 +17,15 @@ export interface DispatchedResponse {
  * any point, as `request`'s own `signal` does; a body over `limit` bytes (declared or counted) aborts it
  * with {@link ResponseTooLargeError}.
  */
-export function dispatchRequest(
+export function dispatchRequest<R>(
   dispatcher: Dispatcher,
   options: Dispatcher.DispatchOptions,
   signal: AbortSignal,
   limit: number,
-): Promise<DispatchedResponse> {
+  make: MakeResponse<R>,
+): Promise<R> {
   return new Promise((resolve, reject) => {
-    dispatcher.dispatch(options, new CollectingHandler(resolve, reject, signal, limit));
+    dispatcher.dispatch(options, new CollectingHandler(resolve, reject, make, signal, limit));
   });
 }
 
@@ -34,9 +33,10 @@ type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestSt
 
 // undici's handler protocol (onRequestStart … onResponseEnd / onResponseError), and the signal's `abort`
 // listener as `handleEvent`: one object per request, no closures.
-class CollectingHandler implements Dispatcher.DispatchHandler {
-  readonly #resolve: (response: DispatchedResponse) => void;
+class CollectingHandler<R> implements Dispatcher.DispatchHandler {
+  readonly #resolve: (response: R) => void;
   readonly #reject: (error: unknown) => void;
+  readonly #make: MakeResponse<R>;
   readonly #signal: AbortSignal;
   readonly #limit: number;
   #controller: Controller | undefined;
@@ -49,13 +49,15 @@ class CollectingHandler implements Dispatcher.DispatchHandler {
   #settled = false;
 
   constructor(
-    resolve: (response: DispatchedResponse) => void,
+    resolve: (response: R) => void,
     reject: (error: unknown) => void,
+    make: MakeResponse<R>,
     signal: AbortSignal,
     limit: number,
   ) {
     this.#resolve = resolve;
     this.#reject = reject;
+    this.#make = make;
     this.#signal = signal;
     this.#limit = limit;
     if (signal.aborted) this.#reason = reasonOf(signal);
@@ -91,7 +93,7 @@ class CollectingHandler implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     if (this.#finish()) {
-      this.#resolve({ status: this.#status, headers: this.#headers, text: decode(this.#chunks, this.#size) });
+      this.#resolve(this.#make(this.#status, this.#headers, decode(this.#chunks, this.#size)));
     }
   }
 

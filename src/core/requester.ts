@@ -19,7 +19,7 @@ import {
   InputValidationError,
 } from './errors.js';
 import type { Logger, LogLevel } from './logger.js';
-import { parseSuccess, type ReadResponse, toAPIError } from './read-response.js';
+import { parseSuccess, type ReadResponse, type ResponseContext, toAPIError } from './read-response.js';
 import type { RequestSpec } from './request-spec.js';
 import type { ResponseValidation } from './response-validation.js';
 import { backoffDelay, isRetryableStatus, type RetryConfig } from './retry-policy.js';
@@ -134,30 +134,33 @@ export class Requester {
     };
     const retryable = spec.method !== 'POST' || idempotencyKey !== undefined || spec.retryPost === true;
     const authenticator = auth === 'none' ? undefined : config.authenticator;
+    const mode = spec.validation ?? config.validation.mode;
+    const validation = mode === config.validation.mode ? config.validation : { ...config.validation, mode };
+    const select = spec.select?.bind(spec);
 
     const attempt = async (): Promise<WithResponse<T>> => {
       try {
-        const read = await this.#authorisedAttempt(state, authenticator);
-        const context = {
-          ...state,
+        // The cached token is taken synchronously when the authenticator offers it (nearly every call).
+        const token =
+          authenticator === undefined
+            ? undefined
+            : (authenticator.currentToken?.() ??
+              (await fromAuthenticator(() => authenticator.getToken(signal))));
+        let read = await sendAttempt(config, state, token);
+        if (read.status === 401 && token !== undefined)
+          read = await this.#afterUnauthorized(state, token, read);
+        const context: ResponseContext = {
           method: spec.method,
           path: spec.path,
           route: spec.route,
+          attempts: state.attempts,
+          idempotencyKey,
           secrets: config.secrets,
           now: config.clock.now(),
         };
-        if (read.status >= 200 && read.status < 300) {
-          const { validation } = config;
-          const mode = spec.validation ?? validation.mode;
-          return await parseSuccess(
-            context,
-            read,
-            spec.response,
-            mode === validation.mode ? validation : { ...validation, mode },
-            spec.select?.bind(spec),
-          );
-        }
-        throw toAPIError(context, read, config.secrets);
+        if (read.status < 200 || read.status >= 300) throw toAPIError(context, read, config.secrets);
+        const parsed = parseSuccess(context, read, spec.response, validation, select);
+        return parsed instanceof Promise ? await parsed : parsed;
       } catch (error) {
         if (signal?.aborted && !(error instanceof APIUserAbortError)) {
           throw new AbortError(new APIUserAbortError(spec, { cause: signal.reason }));
@@ -192,17 +195,12 @@ export class Requester {
     });
   }
 
-  // One attempt, plus the single re-send after a 401 when the authenticator produced a fresh token.
-  async #authorisedAttempt(
-    state: CallState,
-    authenticator: Authenticator | undefined,
-  ): Promise<ReadResponse> {
+  // The single re-send after a 401, when the authenticator produced a fresh token.
+  async #afterUnauthorized(state: CallState, token: string, first: ReadResponse): Promise<ReadResponse> {
     const { config } = this;
+    const authenticator = config.authenticator;
+    if (authenticator === undefined || state.refreshedAfter401 === true) return first;
     const signal = state.spec.options?.signal;
-    if (authenticator === undefined) return sendAttempt(config, state, undefined);
-    const token = await fromAuthenticator(() => authenticator.getToken(signal));
-    const first = await sendAttempt(config, state, token);
-    if (first.status !== 401 || state.refreshedAfter401 === true) return first;
     state.refreshedAfter401 = true;
     const renewed = await fromAuthenticator(() => authenticator.onUnauthorized(token, signal));
     if (!renewed) return first;

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
 import { concatBytes } from './concat-bytes.js';
-import { type DispatchedResponse, dispatchRequest, type RawHeaders } from './dispatch-request.js';
+import { dispatchRequest, type MakeResponse, type RawHeaders } from './dispatch-request.js';
 import { ResponseTooLargeError } from './errors.js';
 import { MultipartBody } from './multipart-body.js';
 
@@ -98,33 +98,34 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
   // there the body is read through `undici.request`, as before the dispatch handler.
   const read = isBun() ? readWithRequest : dispatchRequest;
 
-  const transport = async (req: TransportRequest): Promise<TransportResponse> => {
-    let headers = req.headers;
-    let body: string | Uint8Array | Readable | null = null;
-    if (req.body instanceof MultipartBody) {
-      // The SDK's own framing around the file read straight from disk: no FormData encoder copying every
-      // chunk, no web-stream bridge, and a Content-Length. Pulled one chunk at a time as the socket drains.
-      headers = {
-        ...headers,
-        'content-type': req.body.contentType,
-        'content-length': String(req.body.length),
-      };
-      body = Readable.from(req.body.chunks(), { objectMode: false, highWaterMark: 0 });
-    } else if (req.body !== undefined) body = req.body;
-    const { url } = req;
-    const response = await read(
-      dispatcher,
-      {
+  // Not async: the response promise is handed on as is (one promise layer less per call); a synchronous
+  // failure still becomes a rejection.
+  const transport = (req: TransportRequest): Promise<TransportResponse> => {
+    try {
+      let headers = req.headers;
+      let body: string | Uint8Array | Readable | null = null;
+      if (req.body instanceof MultipartBody) {
+        // The SDK's own framing around the file read straight from disk: no FormData encoder copying every
+        // chunk, no web-stream bridge, and a Content-Length. Pulled one chunk at a time as the socket drains.
+        headers = {
+          ...headers,
+          'content-type': req.body.contentType,
+          'content-length': String(req.body.length),
+        };
+        body = Readable.from(req.body.chunks(), { objectMode: false, highWaterMark: 0 });
+      } else if (req.body !== undefined) body = req.body;
+      const { url } = req;
+      const options: Dispatcher.DispatchOptions = {
         origin: url.origin,
         path: url.search === '' ? url.pathname : `${url.pathname}${url.search}`,
         method: req.method as Dispatcher.HttpMethod,
         headers,
         body,
-      },
-      req.signal,
-      limit,
-    );
-    return new UndiciResponse(response);
+      };
+      return read(dispatcher, options, req.signal, limit, makeUndiciResponse);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
   return Object.assign(transport, { close: async () => owned?.close?.() });
 }
@@ -135,13 +136,14 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
 class UndiciResponse implements TransportResponse {
   readonly status: number;
   readonly [RAW_HEADERS]: RawHeaders;
-  readonly #text: string;
+  /** The whole body, read before the response resolved. */
+  readonly bodyText: string;
   #headers: Headers | undefined;
 
-  constructor({ status, headers, text }: DispatchedResponse) {
+  constructor(status: number, headers: RawHeaders, text: string) {
     this.status = status;
     this[RAW_HEADERS] = headers;
-    this.#text = text;
+    this.bodyText = text;
   }
 
   get headers(): Headers {
@@ -150,8 +152,19 @@ class UndiciResponse implements TransportResponse {
   }
 
   text(): Promise<string> {
-    return Promise.resolve(this.#text);
+    return Promise.resolve(this.bodyText);
   }
+}
+
+const makeUndiciResponse: MakeResponse<UndiciResponse> = (status, headers, text) =>
+  new UndiciResponse(status, headers, text);
+
+/**
+ * The body of a response the transport has read whole already (the default transport's), else
+ * `undefined`: the pipeline then awaits `response.text()`.
+ */
+export function bodyTextOf(response: TransportResponse): string | undefined {
+  return response instanceof UndiciResponse ? response.bodyText : undefined;
 }
 
 function isBun(): boolean {
@@ -160,12 +173,13 @@ function isBun(): boolean {
 
 // `undici.request` and its body reader: a declared length within the limit bounds the body already (undici
 // reads exactly that many bytes), so undici's own reader is used; readBounded checks unknown lengths.
-async function readWithRequest(
+async function readWithRequest<R>(
   dispatcher: Dispatcher,
   { origin, path, ...options }: Dispatcher.DispatchOptions,
   signal: AbortSignal,
   limit: number,
-): Promise<DispatchedResponse> {
+  make: MakeResponse<R>,
+): Promise<R> {
   const response = await request(new URL(path, origin), { ...options, signal, dispatcher });
   const headers = response.headers;
   const declared = Number(rawHeader(headers, 'content-length') ?? Number.NaN);
@@ -173,7 +187,7 @@ async function readWithRequest(
     declared <= limit
       ? await response.body.text()
       : await readBounded(response.body, declared, limit, () => response.body.destroy());
-  return { status: response.statusCode, headers, text };
+  return make(response.statusCode, headers, text);
 }
 
 /**
