@@ -93,10 +93,18 @@ export class Requester {
    * ```
    */
   request<Body, T = Body>(spec: RequestSpec<T, Body>): APIPromise<T> {
-    return new APIPromise(this.#run(spec));
+    let result: Promise<WithResponse<T>>;
+    try {
+      result = this.#run(spec);
+    } catch (error) {
+      result = Promise.reject(error);
+    }
+    return new APIPromise(result);
   }
 
-  async #run<T, Body>(spec: RequestSpec<T, Body>): Promise<WithResponse<T>> {
+  // Not async: a call that succeeds at once resolves through the first attempt's own promise (checks that
+  // fail before anything is sent throw here, and `request` turns them into a rejection).
+  #run<T, Body>(spec: RequestSpec<T, Body>): Promise<WithResponse<T>> {
     const { config } = this;
     const options = spec.options ?? {};
     checkRequestOptions(spec);
@@ -172,26 +180,23 @@ export class Requester {
 
     // The first attempt runs outside p-retry: most calls succeed at once and skip its machinery. A failure
     // enters p-retry as its own first attempt (re-thrown there), so retries behave exactly as before.
-    let firstFailure: { error: unknown } | undefined;
-    try {
-      return await attempt();
-    } catch (error) {
-      firstFailure = { error };
-    }
-    const replayFirst = async (): Promise<WithResponse<T>> => {
-      if (firstFailure === undefined) return attempt();
-      const { error } = firstFailure;
-      firstFailure = undefined;
-      throw error;
-    };
-    return pRetry(replayFirst, {
-      retries: options.maxRetries ?? config.maxRetries,
-      // p-retry's own timers stay at 0: the wait happens in onFailedAttempt on the injected clock.
-      minTimeout: 0,
-      onFailedAttempt: async ({ error, retriesLeft, retriesConsumed }) => {
-        if (retriesLeft <= 0) return;
-        await this.#wait(state, error, retriesConsumed, signal);
-      },
+    return attempt().catch((error: unknown) => {
+      let firstFailure: { error: unknown } | undefined = { error };
+      const replayFirst = async (): Promise<WithResponse<T>> => {
+        if (firstFailure === undefined) return attempt();
+        const failed = firstFailure.error;
+        firstFailure = undefined;
+        throw failed;
+      };
+      return pRetry(replayFirst, {
+        retries: options.maxRetries ?? config.maxRetries,
+        // p-retry's own timers stay at 0: the wait happens in onFailedAttempt on the injected clock.
+        minTimeout: 0,
+        onFailedAttempt: async ({ error, retriesLeft, retriesConsumed }) => {
+          if (retriesLeft <= 0) return;
+          await this.#wait(state, error, retriesConsumed, signal);
+        },
+      });
     });
   }
 
