@@ -1,9 +1,8 @@
 import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
-import { concatBytes } from './concat-bytes.js';
 import { dispatchRequest, type MakeResponse, type RawHeaders } from './dispatch-request.js';
-import { ResponseTooLargeError } from './errors.js';
 import { MultipartBody } from './multipart-body.js';
+import { readBounded, streamChunks } from './read-bounded.js';
 
 /** One HTTP request as the pipeline hands it to a transport. Header names are lower-case. */
 export interface TransportRequest {
@@ -229,47 +228,4 @@ export function fetchTransport(
             ),
     };
   };
-}
-
-async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        finished = true;
-        return;
-      }
-      yield value;
-    }
-  } finally {
-    // Stopped early (over the size cap): cancel through the reader — the stream is locked, so the caller's
-    // `body.cancel()` cannot — or the connection stays open, half-read, for as long as the server writes.
-    if (!finished) await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
-  }
-}
-
-async function readBounded(
-  chunks: AsyncIterable<Uint8Array>,
-  declared: number,
-  limit: number,
-  discard: () => unknown,
-): Promise<string> {
-  if (declared > limit) {
-    await Promise.resolve(discard()).catch(() => undefined);
-    throw new ResponseTooLargeError(limit);
-  }
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of chunks) {
-    size += chunk.byteLength;
-    if (size > limit) {
-      await Promise.resolve(discard()).catch(() => undefined);
-      throw new ResponseTooLargeError(limit);
-    }
-    parts.push(chunk);
-  }
-  return new TextDecoder().decode(concatBytes(parts, size));
 }
