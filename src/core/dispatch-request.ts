@@ -13,9 +13,9 @@ export type MakeResponse<R> = (status: number, headers: RawHeaders, text: string
 /**
  * Sends one request through `dispatcher.dispatch` and collects the whole response body, without the
  * `Readable` stream, async resource and body-mixin promises that `undici.request` + `body.text()` build
- * per request (about a fifth of the SDK's client CPU per GET on loopback). `signal` aborts the request at
- * any point, as `request`'s own `signal` does; a body over `limit` bytes (declared or counted) aborts it
- * with {@link ResponseTooLargeError}.
+ * per request (the largest single cost the SDK added to a GET, by profile and A/B bench). `signal`
+ * aborts the request at any point, as `request`'s own `signal` does; a body over `limit` bytes (declared
+ * or counted) aborts it with {@link ResponseTooLargeError}.
  */
 export function dispatchRequest<R>(
   dispatcher: Dispatcher,
