@@ -43,8 +43,10 @@ class CollectingHandler<R> implements Dispatcher.DispatchHandler {
   // What the signal was aborted with (any value; undici hands it on as the rejection, as `request` does).
   #reason: Error | undefined;
   #status = 0;
-  #headers: RawHeaders = {};
-  #chunks: Buffer[] = [];
+  #headers: RawHeaders | undefined;
+  // Most bodies arrive in one chunk: an array only from the second on (less garbage per request).
+  #first: Buffer | undefined;
+  #more: Buffer[] | undefined;
   #size = 0;
   #settled = false;
 
@@ -88,12 +90,15 @@ class CollectingHandler<R> implements Dispatcher.DispatchHandler {
   onResponseData(controller: Controller, chunk: Buffer): void {
     this.#size += chunk.length;
     if (this.#size > this.#limit) controller.abort(new ResponseTooLargeError(this.#limit));
-    else this.#chunks.push(chunk);
+    else if (this.#first === undefined) this.#first = chunk;
+    else if (this.#more === undefined) this.#more = [this.#first, chunk];
+    else this.#more.push(chunk);
   }
 
   onResponseEnd(): void {
     if (this.#finish()) {
-      this.#resolve(this.#make(this.#status, this.#headers, decode(this.#chunks, this.#size)));
+      const body = this.#more === undefined ? this.#first : Buffer.concat(this.#more, this.#size);
+      this.#resolve(this.#make(this.#status, this.#headers ?? {}, decode(body)));
     }
   }
 
@@ -113,9 +118,8 @@ function reasonOf(signal: AbortSignal): Error {
   return (signal.reason ?? new DOMException('This operation was aborted', 'AbortError')) as Error;
 }
 
-function decode(chunks: readonly Buffer[], size: number): string {
-  if (size === 0) return '';
-  const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+function decode(bytes: Buffer | undefined): string {
+  if (bytes === undefined || bytes.length === 0) return '';
   const bom = bytes.length > 2 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   return bytes.toString('utf8', bom ? 3 : 0);
 }
