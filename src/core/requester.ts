@@ -20,6 +20,7 @@ import {
 } from './errors.js';
 import type { Logger, LogLevel } from './logger.js';
 import { parseSuccess, type ReadResponse, type ResponseContext, toAPIError } from './read-response.js';
+import type { RequestOptions } from './request-options.js';
 import type { RequestSpec } from './request-spec.js';
 import type { ResponseValidation } from './response-validation.js';
 import { backoffDelay, isRetryableStatus, type RetryConfig } from './retry-policy.js';
@@ -106,7 +107,7 @@ export class Requester {
   // fail before anything is sent throw here, and `request` turns them into a rejection).
   #run<T, Body>(spec: RequestSpec<T, Body>): Promise<WithResponse<T>> {
     const { config } = this;
-    const options = spec.options ?? {};
+    const options = spec.options ?? NO_OPTIONS;
     checkRequestOptions(spec);
     assertOneBody(spec);
     const signal = options.signal;
@@ -245,6 +246,9 @@ export class Requester {
     }
   }
 }
+
+// Read-only stand-in for absent per-call options: no object per call.
+const NO_OPTIONS: Readonly<RequestOptions> = Object.freeze({});
 
 // Failures of the token hook are final here: the token exchange ran its own retries already.
 const fromAuthenticatorErrors = new WeakSet<object>();

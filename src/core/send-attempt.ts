@@ -64,7 +64,9 @@ export async function sendAttempt(
   const armed = attemptTimers.arm(timer, limit);
   const callerSignal = spec.options?.signal;
   const signal = callerSignal === undefined ? timer.signal : AbortSignal.any([callerSignal, timer.signal]);
-  const started = clock.now();
+  // Per-attempt debug fields (duration, redacted headers and bodies) exist only at debug level.
+  const debug = config.logLevel === undefined || config.logLevel === 'debug';
+  const started = debug ? clock.now() : 0;
   let read: ReadResponse | undefined;
   let failure: Error | undefined;
   try {
@@ -84,7 +86,7 @@ export async function sendAttempt(
     throw failure;
   } finally {
     attemptTimers.cancel(armed);
-    if (config.logLevel === undefined || config.logLevel === 'debug') {
+    if (debug) {
       const durationMs = clock.now() - started;
       const outcome =
         read === undefined ? `failed: ${failure?.message ?? 'unknown error'}` : String(read.status);
