@@ -72,11 +72,19 @@ export async function interleave(
  * segments run back to back, so a slow patch of the machine weighs on both sides of it.
  */
 export function pairedRatio(a: ContenderResult, b: ContenderResult): number {
-  const ratios = a.segments.map((segment, i) => {
-    const other = b.segments[i]!;
-    return segment.ops / segment.ms / (other.ops / other.ms);
-  });
-  return median(ratios);
+  return pairedMedian(a, b, (segment) => segment.ops / segment.ms);
+}
+
+/**
+ * The median over rounds of `a`'s CPU per operation divided by `b`'s in the same round (below 1: `a` costs
+ * less client CPU per operation).
+ */
+export function pairedCpuRatio(a: ContenderResult, b: ContenderResult): number {
+  return pairedMedian(a, b, (segment) => segment.cpuMs / segment.ops);
+}
+
+function pairedMedian(a: ContenderResult, b: ContenderResult, of: (segment: Segment) => number): number {
+  return median(a.segments.map((segment, i) => of(segment) / of(b.segments[i]!)));
 }
 
 /** Times one segment: wall clock and this process's CPU. */

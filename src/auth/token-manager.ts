@@ -122,16 +122,22 @@ export class TokenManager implements Authenticator {
 
   /** A valid access token: the cached one, or a new one when none is usable. */
   async getToken(signal?: AbortSignal): Promise<string> {
+    return this.currentToken() ?? (await waitFor(this.#exchange(), signal)).accessToken;
+  }
+
+  /**
+   * The cached token while it is usable without waiting (renewal, when due, starts in the background), else
+   * `undefined`: the pipeline's synchronous path for nearly every call.
+   */
+  currentToken(): string | undefined {
     const now = this.#clock.now();
     const token = this.#token;
-    if (token !== undefined && now < token.blockAt) {
-      const due = now >= token.renewAt || this.#tokens.probeDue(now);
-      if (due && this.#inflight === undefined && now >= this.#backgroundNotBefore) {
-        this.#renewInBackground();
-      }
-      return token.accessToken;
+    if (token === undefined || now >= token.blockAt) return undefined;
+    const due = now >= token.renewAt || this.#tokens.probeDue(now);
+    if (due && this.#inflight === undefined && now >= this.#backgroundNotBefore) {
+      this.#renewInBackground();
     }
-    return (await waitFor(this.#exchange(), signal)).accessToken;
+    return token.accessToken;
   }
 
   /**

@@ -63,11 +63,15 @@ export class APIPromise<T> extends Promise<T> {
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.#parsed().then(onfulfilled, onrejected);
+    // Straight from the result (one derived promise per `await`, not two): the value is `data`.
+    return this.#result.then(
+      (result) => (onfulfilled ? onfulfilled(result.data) : (result.data as unknown as R1)),
+      onrejected,
+    );
   }
 
   override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
-    return this.#parsed().catch(onrejected);
+    return this.then(undefined, onrejected);
   }
 
   override finally(onfinally?: (() => void) | null): Promise<T> {

@@ -41,7 +41,7 @@ export function mergeHeaders(...sources: (Record<string, string> | undefined)[])
 /** `sources` merged onto a copy of `base` (names lower-case already, e.g. merged once per client); later win. */
 export function extendHeaders(
   base: Readonly<Record<string, string>>,
-  ...sources: (Record<string, string> | undefined)[]
+  ...sources: (Readonly<Record<string, string>> | undefined)[]
 ): Record<string, string> {
   const out: Record<string, string> = { ...base };
   for (const source of sources) {
@@ -52,11 +52,15 @@ export function extendHeaders(
 }
 
 /** The body kind's `content-type` (none for multipart: the transport adds it with the boundary). */
-export function contentTypeOf(spec: RequestSpec<unknown>): Record<string, string> {
-  if (spec.json !== undefined) return { 'content-type': 'application/json' };
-  if (spec.form !== undefined) return { 'content-type': 'application/x-www-form-urlencoded' };
-  return {};
+export function contentTypeOf(spec: RequestSpec<unknown>): Readonly<Record<string, string>> | undefined {
+  if (spec.json !== undefined) return JSON_CONTENT_TYPE;
+  if (spec.form !== undefined) return FORM_CONTENT_TYPE;
+  return undefined;
 }
+
+// Shared by every call (only ever read): no header object per request for the body kind.
+const JSON_CONTENT_TYPE = Object.freeze({ 'content-type': 'application/json' });
+const FORM_CONTENT_TYPE = Object.freeze({ 'content-type': 'application/x-www-form-urlencoded' });
 
 /** The body to send for one attempt; multipart bodies are rebuilt every time. */
 export function encodeBody(spec: RequestSpec<unknown>): string | MultipartBody | undefined {

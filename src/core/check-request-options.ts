@@ -39,8 +39,8 @@ export function headerIssues(headers: unknown, path: string): ValidationIssue[] 
  */
 export function checkRequestOptions(spec: RequestSpec<unknown>): void {
   const raw: unknown = spec.options;
-  const subject = `request options for ${spec.method} ${spec.path}`;
   if (raw === undefined || raw === null) return;
+  const subject = `request options for ${spec.method} ${spec.path}`;
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     throw new InputValidationError(subject, [{ path: 'options', message: 'must be an object' }]);
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RawResponse } from './api-promise.js';
+import type { RawResponse, WithResponse } from './api-promise.js';
 import { APIError, ResponseValidationError, toValidationIssues } from './errors.js';
 import { isSecretKey, redact, redactText } from './redact.js';
 import type { ResponseValidation } from './response-validation.js';
@@ -37,99 +37,142 @@ export interface ReadResponse {
 
 /** The {@link ReadResponse} of a transport response whose body has been read into `text`. */
 export function readResponse(response: TransportResponse, text: string): ReadResponse {
-  return {
-    status: response.status,
-    get headers() {
-      return response.headers;
-    },
-    header: (name) => headerOf(response, name),
-    text,
-  };
+  return new TransportRead(response, text);
+}
+
+// A class rather than an object literal with a getter and a closure: one small object per attempt.
+class TransportRead implements ReadResponse {
+  readonly status: number;
+  readonly text: string;
+  readonly #response: TransportResponse;
+
+  constructor(response: TransportResponse, text: string) {
+    this.status = response.status;
+    this.text = text;
+    this.#response = response;
+  }
+
+  get headers(): Headers {
+    return this.#response.headers;
+  }
+
+  header(name: string): string | null {
+    return headerOf(this.#response, name);
+  }
 }
 
 /**
  * Parses a 2xx body through `schema` (per `validation`), then `select`s the call's value from it. A body that
  * is not JSON always throws {@link ResponseValidationError}; one that breaks the schema throws it only in
  * `'strict'` mode (the error keeps the redacted body and the idempotency key: the server may already have
- * done the write).
+ * done the write). Synchronous unless the schema needs async parsing (then a promise): no promise per call.
  */
-export async function parseSuccess<T, Body>(
+export function parseSuccess<T, Body>(
   context: ResponseContext,
   response: ReadResponse,
   schema: z.ZodType<Body>,
   validation: ResponseValidation,
   select?: (body: Body) => T,
-): Promise<{ data: T; response: RawResponse }> {
-  const { status, text } = response;
+): WithResponse<T> | Promise<WithResponse<T>> {
   const requestId = response.header('x-request-id') ?? response.header('request-id') ?? undefined;
-  const fail = (
-    summary: string,
-    issues: { path: string; message: string }[] = [],
-    body?: unknown,
-    cause?: unknown,
-  ) =>
-    new ResponseValidationError(
-      {
-        method: context.method,
-        path: context.path,
-        status,
-        requestId,
-        idempotencyKey: context.idempotencyKey,
-        issues,
-        summary,
-        body: body === undefined ? undefined : redact(body, { secrets: context.secrets }),
-      },
-      { cause },
-    );
-
-  let value: unknown;
-  if (text === '') value = undefined;
-  else if (/\bjson\b/i.test(response.header('content-type') ?? '')) {
-    try {
-      value = JSON.parse(text);
-    } catch {
-      // The parser's message quotes the body, which may hold a token: keep it out, and keep no excerpt.
-      throw fail('body is not valid JSON');
-    }
-  } else {
-    // Undeclared content type: JSON when it parses, else the text (e.g. the HTML of `/docs`).
-    try {
-      value = JSON.parse(text);
-    } catch {
-      value = text;
-    }
+  const value = parseBody(context, response, requestId);
+  if (validation.mode === 'off') return withResponse(value as Body, requestId, context, response, select);
+  // Synchronous parsing unless the schema needs async (a few µs less per call, measured in bench/).
+  const parsed = parseSyncFirst(schema, value);
+  if (parsed instanceof Promise) {
+    return parsed.then((result) => checked(result, value, requestId, context, response, validation, select));
   }
+  return checked(parsed, value, requestId, context, response, validation, select);
+}
 
-  let body = value as Body;
-  if (validation.mode !== 'off') {
-    // Synchronous parsing unless the schema needs async (a few µs less per call, measured in bench/).
-    const attempt = parseSyncFirst(schema, value);
-    const parsed = attempt instanceof Promise ? await attempt : attempt;
-    if (parsed.success) body = parsed.data;
-    else {
-      const issues = toValidationIssues(parsed.error.issues);
-      if (validation.mode === 'strict') {
-        throw fail('did not match the API spec', issues, value, parsed.error);
-      }
-      validation.warn(`${context.method} ${context.route ?? context.path}`, status, issues);
-    }
+// The schema's verdict per mode: the parsed body, or (`'warn'`) the body as received, or (`'strict'`) a throw.
+function checked<T, Body>(
+  parsed: z.ZodSafeParseResult<Body>,
+  value: unknown,
+  requestId: string | undefined,
+  context: ResponseContext,
+  response: ReadResponse,
+  validation: ResponseValidation,
+  select: ((body: Body) => T) | undefined,
+): WithResponse<T> {
+  if (parsed.success) return withResponse(parsed.data, requestId, context, response, select);
+  const issues = toValidationIssues(parsed.error.issues);
+  if (validation.mode === 'strict') {
+    throw validationError(context, response, requestId, 'did not match the API spec', {
+      issues,
+      body: value,
+      cause: parsed.error,
+    });
   }
+  validation.warn(`${context.method} ${context.route ?? context.path}`, response.status, issues);
+  return withResponse(value as Body, requestId, context, response, select);
+}
+
+function withResponse<T, Body>(
+  body: Body,
+  requestId: string | undefined,
+  context: ResponseContext,
+  response: ReadResponse,
+  select: ((body: Body) => T) | undefined,
+): WithResponse<T> {
   return {
     data: select === undefined ? (body as unknown as T) : select(body),
-    response: rawResponse(status, requestId, context, response),
+    response: rawResponse(requestId, context, response),
   };
+}
+
+// JSON when the content type says so (or when it parses and none is declared), else the text (e.g. the
+// HTML of `/docs`); `undefined` for an empty body.
+function parseBody(context: ResponseContext, response: ReadResponse, requestId: string | undefined): unknown {
+  const { text } = response;
+  if (text === '') return undefined;
+  if (/\bjson\b/i.test(response.header('content-type') ?? '')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // The parser's message quotes the body, which may hold a token: keep it out, and keep no excerpt.
+      throw validationError(context, response, requestId, 'body is not valid JSON');
+    }
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function validationError(
+  context: ResponseContext,
+  response: ReadResponse,
+  requestId: string | undefined,
+  summary: string,
+  found: { issues?: { path: string; message: string }[]; body?: unknown; cause?: unknown } = {},
+): ResponseValidationError {
+  const { issues = [], body, cause } = found;
+  return new ResponseValidationError(
+    {
+      method: context.method,
+      path: context.path,
+      status: response.status,
+      requestId,
+      idempotencyKey: context.idempotencyKey,
+      issues,
+      summary,
+      body: body === undefined ? undefined : redact(body, { secrets: context.secrets }),
+    },
+    { cause },
+  );
 }
 
 // `headers` as an enumerable accessor that turns itself into a plain data property on first read or write:
 // most callers never look at the headers of a successful call, so they are not converted for them.
 function rawResponse(
-  status: number,
   requestId: string | undefined,
   context: ResponseContext,
   response: ReadResponse,
 ): RawResponse {
   return {
-    status,
+    status: response.status,
     get headers(): Headers {
       return settleHeaders(this, response.headers);
     },

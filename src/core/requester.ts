@@ -19,7 +19,8 @@ import {
   InputValidationError,
 } from './errors.js';
 import type { Logger, LogLevel } from './logger.js';
-import { parseSuccess, type ReadResponse, toAPIError } from './read-response.js';
+import { parseSuccess, type ReadResponse, type ResponseContext, toAPIError } from './read-response.js';
+import type { RequestOptions } from './request-options.js';
 import type { RequestSpec } from './request-spec.js';
 import type { ResponseValidation } from './response-validation.js';
 import { backoffDelay, isRetryableStatus, type RetryConfig } from './retry-policy.js';
@@ -93,12 +94,20 @@ export class Requester {
    * ```
    */
   request<Body, T = Body>(spec: RequestSpec<T, Body>): APIPromise<T> {
-    return new APIPromise(this.#run(spec));
+    let result: Promise<WithResponse<T>>;
+    try {
+      result = this.#run(spec);
+    } catch (error) {
+      result = Promise.reject(error);
+    }
+    return new APIPromise(result);
   }
 
-  async #run<T, Body>(spec: RequestSpec<T, Body>): Promise<WithResponse<T>> {
+  // Not async: a call that succeeds at once resolves through the first attempt's own promise (checks that
+  // fail before anything is sent throw here, and `request` turns them into a rejection).
+  #run<T, Body>(spec: RequestSpec<T, Body>): Promise<WithResponse<T>> {
     const { config } = this;
-    const options = spec.options ?? {};
+    const options = spec.options ?? NO_OPTIONS;
     checkRequestOptions(spec);
     assertOneBody(spec);
     const signal = options.signal;
@@ -134,30 +143,33 @@ export class Requester {
     };
     const retryable = spec.method !== 'POST' || idempotencyKey !== undefined || spec.retryPost === true;
     const authenticator = auth === 'none' ? undefined : config.authenticator;
+    const mode = spec.validation ?? config.validation.mode;
+    const validation = mode === config.validation.mode ? config.validation : { ...config.validation, mode };
+    const select = spec.select?.bind(spec);
 
     const attempt = async (): Promise<WithResponse<T>> => {
       try {
-        const read = await this.#authorisedAttempt(state, authenticator);
-        const context = {
-          ...state,
+        // The cached token is taken synchronously when the authenticator offers it (nearly every call).
+        const token =
+          authenticator === undefined
+            ? undefined
+            : (authenticator.currentToken?.() ??
+              (await fromAuthenticator(() => authenticator.getToken(signal))));
+        let read = await sendAttempt(config, state, token);
+        if (read.status === 401 && token !== undefined)
+          read = await this.#afterUnauthorized(state, token, read);
+        const context: ResponseContext = {
           method: spec.method,
           path: spec.path,
           route: spec.route,
+          attempts: state.attempts,
+          idempotencyKey,
           secrets: config.secrets,
           now: config.clock.now(),
         };
-        if (read.status >= 200 && read.status < 300) {
-          const { validation } = config;
-          const mode = spec.validation ?? validation.mode;
-          return await parseSuccess(
-            context,
-            read,
-            spec.response,
-            mode === validation.mode ? validation : { ...validation, mode },
-            spec.select?.bind(spec),
-          );
-        }
-        throw toAPIError(context, read, config.secrets);
+        if (read.status < 200 || read.status >= 300) throw toAPIError(context, read, config.secrets);
+        const parsed = parseSuccess(context, read, spec.response, validation, select);
+        return parsed instanceof Promise ? await parsed : parsed;
       } catch (error) {
         if (signal?.aborted && !(error instanceof APIUserAbortError)) {
           throw new AbortError(new APIUserAbortError(spec, { cause: signal.reason }));
@@ -169,40 +181,32 @@ export class Requester {
 
     // The first attempt runs outside p-retry: most calls succeed at once and skip its machinery. A failure
     // enters p-retry as its own first attempt (re-thrown there), so retries behave exactly as before.
-    let firstFailure: { error: unknown } | undefined;
-    try {
-      return await attempt();
-    } catch (error) {
-      firstFailure = { error };
-    }
-    const replayFirst = async (): Promise<WithResponse<T>> => {
-      if (firstFailure === undefined) return attempt();
-      const { error } = firstFailure;
-      firstFailure = undefined;
-      throw error;
-    };
-    return pRetry(replayFirst, {
-      retries: options.maxRetries ?? config.maxRetries,
-      // p-retry's own timers stay at 0: the wait happens in onFailedAttempt on the injected clock.
-      minTimeout: 0,
-      onFailedAttempt: async ({ error, retriesLeft, retriesConsumed }) => {
-        if (retriesLeft <= 0) return;
-        await this.#wait(state, error, retriesConsumed, signal);
-      },
+    return attempt().catch((error: unknown) => {
+      let firstFailure: { error: unknown } | undefined = { error };
+      const replayFirst = async (): Promise<WithResponse<T>> => {
+        if (firstFailure === undefined) return attempt();
+        const failed = firstFailure.error;
+        firstFailure = undefined;
+        throw failed;
+      };
+      return pRetry(replayFirst, {
+        retries: options.maxRetries ?? config.maxRetries,
+        // p-retry's own timers stay at 0: the wait happens in onFailedAttempt on the injected clock.
+        minTimeout: 0,
+        onFailedAttempt: async ({ error, retriesLeft, retriesConsumed }) => {
+          if (retriesLeft <= 0) return;
+          await this.#wait(state, error, retriesConsumed, signal);
+        },
+      });
     });
   }
 
-  // One attempt, plus the single re-send after a 401 when the authenticator produced a fresh token.
-  async #authorisedAttempt(
-    state: CallState,
-    authenticator: Authenticator | undefined,
-  ): Promise<ReadResponse> {
+  // The single re-send after a 401, when the authenticator produced a fresh token.
+  async #afterUnauthorized(state: CallState, token: string, first: ReadResponse): Promise<ReadResponse> {
     const { config } = this;
+    const authenticator = config.authenticator;
+    if (authenticator === undefined || state.refreshedAfter401 === true) return first;
     const signal = state.spec.options?.signal;
-    if (authenticator === undefined) return sendAttempt(config, state, undefined);
-    const token = await fromAuthenticator(() => authenticator.getToken(signal));
-    const first = await sendAttempt(config, state, token);
-    if (first.status !== 401 || state.refreshedAfter401 === true) return first;
     state.refreshedAfter401 = true;
     const renewed = await fromAuthenticator(() => authenticator.onUnauthorized(token, signal));
     if (!renewed) return first;
@@ -242,6 +246,9 @@ export class Requester {
     }
   }
 }
+
+// Read-only stand-in for absent per-call options: no object per call.
+const NO_OPTIONS: Readonly<RequestOptions> = Object.freeze({});
 
 // Failures of the token hook are final here: the token exchange ran its own retries already.
 const fromAuthenticatorErrors = new WeakSet<object>();

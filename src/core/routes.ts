@@ -24,7 +24,10 @@ const optionalPrefixes = ['/v1/contracts'];
 export function routeAuth(_method: string, path: string): RouteAuth {
   if (publicExact.has(path)) return 'none';
   for (const prefix of optionalPrefixes) {
-    if (path === prefix || path.startsWith(`${prefix}/`)) return 'optional';
+    // `prefix` itself or anything under it (`/` next), without building a string per call.
+    if (path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === '/')) {
+      return 'optional';
+    }
   }
   return 'bearer';
 }

@@ -14,6 +14,7 @@ import { readResponse, requestIdOf } from './read-response.js';
 import { type RedactOptions, redact, redactHeaders } from './redact.js';
 import type { RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester.js';
+import { bodyTextOf } from './transport.js';
 
 /** The state of one logical call across its attempts. */
 export interface CallState {
@@ -43,18 +44,12 @@ export async function sendAttempt(
 ): Promise<ReadResponse> {
   const { clock, logger, transport } = config;
   const { spec } = state;
-  const context = (): RequestContext => ({
-    method: spec.method,
-    path: spec.path,
-    attempts: state.attempts,
-    idempotencyKey: state.idempotencyKey,
-  });
 
   let limit = state.timeout;
   let scope: 'attempt' | 'deadline' = 'attempt';
   if (state.deadlineAt !== undefined) {
     const remaining = state.deadlineAt - clock.now();
-    if (remaining <= 0) throw deadlineError(context(), config.deadline);
+    if (remaining <= 0) throw deadlineError(contextOf(state), config.deadline);
     if (remaining < limit) {
       limit = remaining;
       scope = 'deadline';
@@ -69,26 +64,29 @@ export async function sendAttempt(
   const armed = attemptTimers.arm(timer, limit);
   const callerSignal = spec.options?.signal;
   const signal = callerSignal === undefined ? timer.signal : AbortSignal.any([callerSignal, timer.signal]);
-  const started = clock.now();
+  // Per-attempt debug fields (duration, redacted headers and bodies) exist only at debug level.
+  const debug = config.logLevel === undefined || config.logLevel === 'debug';
+  const started = debug ? clock.now() : 0;
   let read: ReadResponse | undefined;
   let failure: Error | undefined;
   try {
     const response = await transport({ method: spec.method, url: state.url, headers, body, signal });
-    read = readResponse(response, await response.text());
+    read = readResponse(response, bodyTextOf(response) ?? (await response.text()));
     return read;
   } catch (error) {
     if (callerSignal?.aborted) failure = new APIUserAbortError(spec, { cause: callerSignal.reason });
     else if (timer.signal.aborted) {
       failure =
         scope === 'deadline'
-          ? deadlineError(context(), config.deadline, error)
-          : new APITimeoutError(context(), { cause: error, message: `timed out after ${limit}ms` });
+          ? deadlineError(contextOf(state), config.deadline, error)
+          : new APITimeoutError(contextOf(state), { cause: error, message: `timed out after ${limit}ms` });
     } else if (error instanceof PartnerEquityError) failure = error;
-    else failure = new APIConnectionError(context(), { cause: error, message: connectionMessage(error) });
+    else
+      failure = new APIConnectionError(contextOf(state), { cause: error, message: connectionMessage(error) });
     throw failure;
   } finally {
     attemptTimers.cancel(armed);
-    if (config.logLevel === undefined || config.logLevel === 'debug') {
+    if (debug) {
       const durationMs = clock.now() - started;
       const outcome =
         read === undefined ? `failed: ${failure?.message ?? 'unknown error'}` : String(read.status);
@@ -113,6 +111,16 @@ export async function sendAttempt(
       });
     }
   }
+}
+
+function contextOf(state: CallState): RequestContext {
+  const { spec } = state;
+  return {
+    method: spec.method,
+    path: spec.path,
+    attempts: state.attempts,
+    idempotencyKey: state.idempotencyKey,
+  };
 }
 
 function deadlineError(

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
-import { concatBytes } from './concat-bytes.js';
-import { ResponseTooLargeError } from './errors.js';
+import { dispatchRequest, type MakeResponse, type RawHeaders } from './dispatch-request.js';
 import { MultipartBody } from './multipart-body.js';
+import { readBounded, streamChunks } from './read-bounded.js';
 
 /** One HTTP request as the pipeline hands it to a transport. Header names are lower-case. */
 export interface TransportRequest {
@@ -34,7 +34,6 @@ export type Transport = (request: TransportRequest) => Promise<TransportResponse
 
 // undici's own header record (lower-case names) on the responses of `undiciTransport`, read by `headerOf`.
 const RAW_HEADERS = Symbol('rawHeaders');
-type RawHeaders = Record<string, string | string[] | undefined>;
 
 /**
  * One response header, as `headers.get(name)` gives it (`name` lower-case), without building the `Headers`
@@ -94,49 +93,100 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
   const dispatcher = options.dispatcher ?? (owned as Agent);
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
-  const transport = async (req: TransportRequest): Promise<TransportResponse> => {
-    let headers = req.headers;
-    let body: string | Uint8Array | Readable | null = null;
-    if (req.body instanceof MultipartBody) {
-      // The SDK's own framing around the file read straight from disk: no FormData encoder copying every
-      // chunk, no web-stream bridge, and a Content-Length. Pulled one chunk at a time as the socket drains.
-      headers = {
-        ...headers,
-        'content-type': req.body.contentType,
-        'content-length': String(req.body.length),
+  // Bun's built-in `undici` is a shim (its `request` ignores the dispatcher, its `Agent` has no `close()`):
+  // there the body is read through `undici.request`, as before the dispatch handler.
+  const read = isBun() ? readWithRequest : dispatchRequest;
+
+  // Not async: the response promise is handed on as is (one promise layer less per call); a synchronous
+  // failure still becomes a rejection.
+  const transport = (req: TransportRequest): Promise<TransportResponse> => {
+    try {
+      let headers = req.headers;
+      let body: string | Uint8Array | Readable | null = null;
+      if (req.body instanceof MultipartBody) {
+        // The SDK's own framing around the file read straight from disk: no FormData encoder copying every
+        // chunk, no web-stream bridge, and a Content-Length. Pulled one chunk at a time as the socket drains.
+        headers = {
+          ...headers,
+          'content-type': req.body.contentType,
+          'content-length': String(req.body.length),
+        };
+        body = Readable.from(req.body.chunks(), { objectMode: false, highWaterMark: 0 });
+      } else if (req.body !== undefined) body = req.body;
+      const { url } = req;
+      const options: Dispatcher.DispatchOptions = {
+        origin: url.origin,
+        path: url.search === '' ? url.pathname : `${url.pathname}${url.search}`,
+        method: req.method as Dispatcher.HttpMethod,
+        headers,
+        body,
       };
-      body = Readable.from(req.body.chunks(), { objectMode: false, highWaterMark: 0 });
-    } else if (req.body !== undefined) body = req.body;
-    const response = await request(req.url, {
-      method: req.method as Dispatcher.HttpMethod,
-      headers,
-      body,
-      signal: req.signal,
-      dispatcher,
-    });
-    const raw = response.headers;
-    let built: Headers | undefined;
-    return {
-      status: response.statusCode,
-      // Built on first use: the pipeline reads single headers through `headerOf`, so a call that nobody asks
-      // `.headers` of never pays for the WHATWG `Headers` object (about 9 µs a response).
-      get headers() {
-        built ??= toHeaders(raw);
-        return built;
-      },
-      [RAW_HEADERS]: raw,
-      // A declared length within the limit bounds the body already (undici reads exactly that many bytes),
-      // so undici's own reader is used; it skips the async iteration readBounded needs for unknown lengths.
-      text: () => {
-        const declared = Number(rawHeader(raw, 'content-length') ?? Number.NaN);
-        return declared <= limit
-          ? response.body.text()
-          : readBounded(response.body, declared, limit, () => response.body.destroy());
-      },
-    } as TransportResponse;
+      return read(dispatcher, options, req.signal, limit, makeUndiciResponse);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
-  // Bun's built-in `undici` is a shim whose `Agent` has no `close()` (its `request` ignores the dispatcher).
   return Object.assign(transport, { close: async () => owned?.close?.() });
+}
+
+// A response of `undiciTransport`, body already read. A class, so a response costs one small object; the
+// WHATWG `Headers` are built on first use: the pipeline reads single headers through `headerOf`, so a call
+// that nobody asks `.headers` of never pays for them (about 9 µs a response).
+class UndiciResponse implements TransportResponse {
+  readonly status: number;
+  readonly [RAW_HEADERS]: RawHeaders;
+  /** The whole body, read before the response resolved. */
+  readonly bodyText: string;
+  #headers: Headers | undefined;
+
+  constructor(status: number, headers: RawHeaders, text: string) {
+    this.status = status;
+    this[RAW_HEADERS] = headers;
+    this.bodyText = text;
+  }
+
+  get headers(): Headers {
+    this.#headers ??= toHeaders(this[RAW_HEADERS]);
+    return this.#headers;
+  }
+
+  text(): Promise<string> {
+    return Promise.resolve(this.bodyText);
+  }
+}
+
+const makeUndiciResponse: MakeResponse<UndiciResponse> = (status, headers, text) =>
+  new UndiciResponse(status, headers, text);
+
+/**
+ * The body of a response the transport has read whole already (the default transport's), else
+ * `undefined`: the pipeline then awaits `response.text()`.
+ */
+export function bodyTextOf(response: TransportResponse): string | undefined {
+  return response instanceof UndiciResponse ? response.bodyText : undefined;
+}
+
+function isBun(): boolean {
+  return (globalThis as { process?: { versions?: { bun?: string } } }).process?.versions?.bun !== undefined;
+}
+
+// `undici.request` and its body reader: a declared length within the limit bounds the body already (undici
+// reads exactly that many bytes), so undici's own reader is used; readBounded checks unknown lengths.
+async function readWithRequest<R>(
+  dispatcher: Dispatcher,
+  { origin, path, ...options }: Dispatcher.DispatchOptions,
+  signal: AbortSignal,
+  limit: number,
+  make: MakeResponse<R>,
+): Promise<R> {
+  const response = await request(new URL(path, origin), { ...options, signal, dispatcher });
+  const headers = response.headers;
+  const declared = Number(rawHeader(headers, 'content-length') ?? Number.NaN);
+  const text =
+    declared <= limit
+      ? await response.body.text()
+      : await readBounded(response.body, declared, limit, () => response.body.destroy());
+  return make(response.statusCode, headers, text);
 }
 
 /**
@@ -178,47 +228,4 @@ export function fetchTransport(
             ),
     };
   };
-}
-
-async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        finished = true;
-        return;
-      }
-      yield value;
-    }
-  } finally {
-    // Stopped early (over the size cap): cancel through the reader — the stream is locked, so the caller's
-    // `body.cancel()` cannot — or the connection stays open, half-read, for as long as the server writes.
-    if (!finished) await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
-  }
-}
-
-async function readBounded(
-  chunks: AsyncIterable<Uint8Array>,
-  declared: number,
-  limit: number,
-  discard: () => unknown,
-): Promise<string> {
-  if (declared > limit) {
-    await Promise.resolve(discard()).catch(() => undefined);
-    throw new ResponseTooLargeError(limit);
-  }
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of chunks) {
-    size += chunk.byteLength;
-    if (size > limit) {
-      await Promise.resolve(discard()).catch(() => undefined);
-      throw new ResponseTooLargeError(limit);
-    }
-    parts.push(chunk);
-  }
-  return new TextDecoder().decode(concatBytes(parts, size));
 }

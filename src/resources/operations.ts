@@ -235,11 +235,25 @@ export function callOf<O extends Operation>(
   response: O['response'];
   validation: 'strict' | undefined;
 } {
-  const path = operation.route.replace(/\{(\w+)\}/g, (_whole, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new TypeError(`${operation.route}: no value for {${name}}`);
-    return encodeURIComponent(value);
-  });
   const { method, route, response, validation } = operation;
-  return { method, path, route, response, validation };
+  return { method, path: fillRoute(route, params), route, response, validation };
+}
+
+// Each route split once into its literal parts and `{name}` segments (odd indexes), then joined per call.
+const routeParts = new Map<string, readonly string[]>();
+
+function fillRoute(route: string, params: Record<string, string>): string {
+  let parts = routeParts.get(route);
+  if (parts === undefined) {
+    parts = route.split(/\{(\w+)\}/);
+    routeParts.set(route, parts);
+  }
+  let path = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i]!;
+    const value = params[name];
+    if (value === undefined) throw new TypeError(`${route}: no value for {${name}}`);
+    path += encodeURIComponent(value) + parts[i + 1]!;
+  }
+  return path;
 }
