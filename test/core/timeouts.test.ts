@@ -24,7 +24,9 @@ describe('deadline, timeout and abort', () => {
   it('does not start an attempt once the deadline has passed, and cuts an attempt short at the deadline', async () => {
     const clock = new ManualClock();
     server().reply('hang');
-    const error = await testRequester(server().url, { clock, deadline: 50, timeout: 5_000 })
+    // The deadline runs in real time (network I/O is never on the fake clock): 300 ms lets the request reach
+    // the server on a loaded machine (at 50 ms it sometimes did not, and the request count read 0).
+    const error = await testRequester(server().url, { clock, deadline: 300, timeout: 5_000 })
       .request({ method: 'GET', path: '/v1/contracts', response: Ok })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APITimeoutError);
