@@ -5,6 +5,7 @@ import { InputValidationError } from '../core/errors.js';
 import type { UploadFile } from '../core/file-source.js';
 import type { Requester } from '../core/requester.js';
 import { sendUpload } from '../core/upload-request.js';
+import { lazySchema } from '../schemas/lazy-schema.js';
 import { PathParam } from '../schemas/request-params.js';
 import {
   SubscriptionInput,
@@ -34,10 +35,12 @@ import {
   type SignedFormUploadOptions,
 } from './upload-options.js';
 
-const CreateArgs = z.strictObject({
-  spvSlug: PathParam,
-  subscriptions: z.array(SubscriptionInput).min(1, 'Expected at least one subscription'),
-});
+const CreateArgs = lazySchema(() =>
+  z.strictObject({
+    spvSlug: PathParam,
+    subscriptions: z.array(SubscriptionInput).min(1, 'Expected at least one subscription'),
+  }),
+);
 
 /** Options of `client.subscriptions.create()`. */
 export type SubscriptionCreateOptions = BulkCreateOptions;
@@ -57,7 +60,7 @@ export interface SubscriptionBulkResult {
 }
 
 const isSubscribed = (row: SubscriptionRowResult): row is SubscriptionRowSuccess => row.error === undefined;
-const PersonArgs = z.strictObject({ spvSlug: PathParam, personId: PathParam });
+const PersonArgs = lazySchema(() => z.strictObject({ spvSlug: PathParam, personId: PathParam }));
 
 const FORM = OPERATIONS['subscriptions.uploadSignedForm'];
 const RECEIPT = OPERATIONS['subscriptions.uploadFundingReceipt'];

@@ -73,7 +73,7 @@ export const DEFAULT_PROFILE: FakeProfile = {
     SpvRequest: wire.SpvRequest,
     SpvRequestPage: wire.SpvRequestPage,
     SpvRequestCreate: wire.SpvRequestCreate,
-    SpvRequestListParams: wire.SpvRequestListParams,
+    SpvRequestListParams: wire.SpvRequestListParams.unwrap(),
     InvestorCreateBody: wire.InvestorCreateBody,
     InvestorCreateResponse: wire.InvestorCreateResponse,
     SubscriptionCreateBody: wire.SubscriptionCreateBody,
