@@ -21,7 +21,7 @@ const headerSafeToken = () =>
  * `refreshToken` is tolerated (the next renewal then uses a new assertion). Unknown fields are kept.
  */
 export const tokenResponseSchema = lazySchema(() =>
-  TokenResponseShape.unwrap().extend({
+  TokenResponseShape.extend({
     accessToken: headerSafeToken(),
     refreshToken: headerSafeToken()
       .nullish()

@@ -51,7 +51,7 @@ export interface Operation {
   /** `text` for the one HTML page; JSON otherwise. */
   readonly responseFormat?: 'json' | 'text';
   /** Query parameters the SDK sends (every one of them, on every call). */
-  readonly query?: z.ZodLazy<z.ZodObject>;
+  readonly query?: z.ZodObject;
   readonly body?: OperationBody;
   /** The SDK sends an `Idempotency-Key` on every call (yours or a generated one). */
   readonly idempotencyKey?: true;
@@ -64,7 +64,7 @@ const filePart = () => z.string().meta({ format: 'binary', description: 'The fil
 /** The signed form upload: the file part alone. */
 const SignedFormBody = lazySchema(() => z.strictObject({ file: filePart() }));
 /** The funding receipt form: its fields and the file part. */
-const FundingReceiptBody = lazySchema(() => FundingReceiptFields.unwrap().extend({ file: filePart() }));
+const FundingReceiptBody = lazySchema(() => FundingReceiptFields.extend({ file: filePart() }));
 
 const contractKind = <Kind extends string, L extends z.ZodType, D extends z.ZodType>(
   kind: Kind,

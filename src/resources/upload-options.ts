@@ -74,7 +74,7 @@ export const SignedFormOptions = lazySchema(() =>
 /** A funding receipt upload's fields besides the file (which is checked on its own). */
 export const FundingReceiptInput = lazySchema(() =>
   z.strictObject({
-    ...FundingReceiptFields.unwrap().shape,
+    ...FundingReceiptFields.shape,
     file: z.unknown(),
     filename: filename(),
     contentType: z

@@ -1,25 +1,43 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /**
- * A schema built on first use instead of at import: `build` runs once, the first time the schema parses (or
- * is unwrapped), and its result is kept. Building every zod schema at module load was most of the SDK's own
- * import time; an app (or a serverless function) pays now only for the schemas its calls use.
+ * A schema built on first use instead of at import: `build` runs once, the first time anything reads the
+ * schema (a parse, `.shape`, composition into another schema's parse), and its result is kept. Building
+ * every zod schema at module load was most of the SDK's own import time; an app (or a serverless function)
+ * now pays only for the schemas its calls use.
  *
- * The result is a zod schema (`z.lazy`): `.parse`/`.safeParse`, composition (`z.array(X)`, `.nullish()`),
- * `z.infer` and `z.toJSONSchema` work as on the built one. What only an object schema has (`.shape`,
- * `.extend`) is on `.unwrap()`, which returns the built schema itself (the same instance every time).
+ * The result stands for the built schema (a proxy with nothing behind it until then, so that not even a
+ * zod wrapper is constructed at import): `.parse`/`.safeParse`, `.shape`, `.extend`, composition
+ * (`z.array(X)`, `.nullish()`), `z.infer` and `z.toJSONSchema` work as on the built one. Metadata given
+ * with `.meta()` is registered on the built schema, not on the proxy: give such schemas unwrapped (see
+ * `primitives.ts`) wherever `z.toJSONSchema` must show it.
  *
  * @example
  * ```ts
  * export const LumpSum = lazySchema(() => z.looseObject({ currency: CurrencyCode, value: DecimalString }));
- * LumpSum.unwrap().shape.currency;
+ * LumpSum.shape.currency; // builds it
  * ```
  */
-export function lazySchema<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
+export function lazySchema<T extends z.ZodType>(build: () => T): T {
   let built: T | undefined;
-  // zod's `unwrap()` calls the getter each time: the cache keeps one instance (and one build).
-  return z.lazy(() => {
+  const schema = (): T => {
     built ??= build();
     return built;
+  };
+  // The target is a stand-in; every trap answers from the built schema. zod's methods are closures over
+  // the built instance, so `X.nullish()` and the like wrap the real schema, not the proxy.
+  return new Proxy({} as T, {
+    get: (_target, key) => Reflect.get(schema(), key),
+    set: (_target, key, value) => Reflect.set(schema(), key, value),
+    has: (_target, key) => Reflect.has(schema(), key),
+    ownKeys: () => Reflect.ownKeys(schema()),
+    getOwnPropertyDescriptor: (_target, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(schema(), key);
+      // A proxy may not report a property the stand-in lacks as non-configurable.
+      return descriptor === undefined ? undefined : { ...descriptor, configurable: true };
+    },
+    defineProperty: (_target, key, descriptor) => Reflect.defineProperty(schema(), key, descriptor),
+    deleteProperty: (_target, key) => Reflect.deleteProperty(schema(), key),
+    getPrototypeOf: () => Reflect.getPrototypeOf(schema()),
   });
 }

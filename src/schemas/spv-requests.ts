@@ -74,7 +74,7 @@ export type SpvRequest = z.infer<typeof SpvRequest>;
  * One entry of a list page. The spec does not show the entries' shape (a server may send whole SPV
  * requests or summaries), so every field is optional; read a whole request with `spvRequests.get(slug)`.
  */
-export const SpvRequestListItem = lazySchema(() => z.looseObject(allNullish(SpvRequest.unwrap().shape)));
+export const SpvRequestListItem = lazySchema(() => z.looseObject(allNullish(SpvRequest.shape)));
 export type SpvRequestListItem = z.infer<typeof SpvRequestListItem>;
 
 /**

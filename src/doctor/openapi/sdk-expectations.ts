@@ -63,7 +63,7 @@ export function sdkOperations(): SdkOperation[] {
               schema: jsonSchema(operation.body.schema, 'output'),
               chunkedArray: operation.body.chunkedArray,
             },
-      query: Object.keys(operation.query?.unwrap().shape ?? {}),
+      query: Object.keys(operation.query?.shape ?? {}),
       headers,
     };
   });

@@ -120,7 +120,7 @@ export const ALTERNATE_PROFILE: FakeProfile = {
     SpvRequest: wire.SpvRequest,
     SpvRequestPage: wire.SpvRequestPage,
     SpvRequestCreate: wire.SpvRequestCreate,
-    SpvRequestListParams: wire.SpvRequestListParams.unwrap(),
+    SpvRequestListParams: wire.SpvRequestListParams,
     InvestorCreateBody: wire.InvestorCreateBody,
     InvestorCreateResponse: wire.InvestorCreateResponse,
     SubscriptionCreateBody: wire.SubscriptionCreateBody,

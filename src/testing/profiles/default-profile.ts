@@ -73,7 +73,7 @@ export const DEFAULT_PROFILE: FakeProfile = {
     SpvRequest: wire.SpvRequest,
     SpvRequestPage: wire.SpvRequestPage,
     SpvRequestCreate: wire.SpvRequestCreate,
-    SpvRequestListParams: wire.SpvRequestListParams.unwrap(),
+    SpvRequestListParams: wire.SpvRequestListParams,
     InvestorCreateBody: wire.InvestorCreateBody,
     InvestorCreateResponse: wire.InvestorCreateResponse,
     SubscriptionCreateBody: wire.SubscriptionCreateBody,
