@@ -91,10 +91,11 @@ export class Investors {
         chunkSize: data.chunkSize ?? DEFAULT_CHUNK_SIZE,
         concurrency: data.concurrency ?? DEFAULT_CONCURRENCY,
         baseKey: key,
-        send: (rows, idempotencyKey) =>
+        send: (rows, idempotencyKey, rowsJson) =>
           this.#requester.request({
             ...callOf(OPERATIONS['investors.create']),
             json: { investors: rows },
+            jsonText: `{"investors":${rowsJson}}`,
             idempotencyKey,
             // Defensive: with responseValidation 'warn' or 'off' the body may not match; rows without a
             // result then fail as `missing_result` (retryable) instead of being lost.

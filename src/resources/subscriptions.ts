@@ -128,10 +128,11 @@ export class Subscriptions {
         chunkSize: bulk.data.chunkSize ?? DEFAULT_CHUNK_SIZE,
         concurrency: bulk.data.concurrency ?? DEFAULT_CONCURRENCY,
         baseKey: key,
-        send: (rows, idempotencyKey) =>
+        send: (rows, idempotencyKey, rowsJson) =>
           this.#requester.request({
             ...call,
             json: { subscriptions: rows },
+            jsonText: `{"subscriptions":${rowsJson}}`,
             idempotencyKey,
             select: (body) => resultRows(body) as SubscriptionRowSuccess[],
             options: pipelineOptions,
