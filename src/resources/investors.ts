@@ -17,6 +17,7 @@ import {
   DEFAULT_CONCURRENCY,
   resultRows,
 } from './bulk-options.js';
+import { FastInvestorCreateResponse } from './fast-investor-results.js';
 import { resolveIdempotencyKey } from './idempotent-request-options.js';
 import { checkInvestorRows } from './investor-rows.js';
 import { investorRowsJson } from './investor-rows-json.js';
@@ -96,6 +97,8 @@ export class Investors {
             ...callOf(OPERATIONS['investors.create']),
             json: { investors: rows },
             jsonText: `{"investors":${rowsJson}}`,
+            // The operation's schema, with a zod-free path for the usual answer (same verdicts and issues).
+            response: FastInvestorCreateResponse,
             idempotencyKey,
             // Defensive: with responseValidation 'warn' or 'off' the body may not match; rows without a
             // result then fail as `missing_result` (retryable) instead of being lost.
