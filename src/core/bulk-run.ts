@@ -176,7 +176,9 @@ export async function runBulk<Input, Result>(
       });
       responses.set(k, response);
       const paired = pairResults(spec, rows, data);
-      for (const [i, position] of chunk.positions.entries()) {
+      const { positions } = chunk;
+      for (let i = 0; i < positions.length; i += 1) {
+        const position = positions[i] as number;
         const result = paired[i];
         if (result !== undefined) results[position] = result;
         else

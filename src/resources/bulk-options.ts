@@ -43,8 +43,44 @@ export function bulkFields(options: BulkCreateOptions | undefined): Record<strin
   };
 }
 
-/** The object elements of a body's `results`, whatever the body is. */
-export function resultRows<Row>(body: { results: Row[] } | null | undefined): Row[] {
+/**
+ * A bulk call's results split in one pass: rows that `succeeded`, the others (`failed`), and the inputs
+ * whose failure is `retryable`, each in input order.
+ */
+export function splitResults<
+  Input,
+  Result extends { error?: { retryable: boolean } | null | undefined },
+  Success extends Result,
+>(
+  results: readonly Result[],
+  inputs: readonly Input[],
+  succeeded: (result: Result) => result is Success,
+): { succeeded: Success[]; failed: Exclude<Result, Success>[]; retryable: Input[] } {
+  const split = {
+    succeeded: [] as Success[],
+    failed: [] as Exclude<Result, Success>[],
+    retryable: [] as Input[],
+  };
+  for (let index = 0; index < results.length; index += 1) {
+    const result = results[index] as Result;
+    if (succeeded(result)) split.succeeded.push(result);
+    else split.failed.push(result as Exclude<Result, Success>);
+    if (result.error?.retryable === true) split.retryable.push(inputs[index] as Input);
+  }
+  return split;
+}
+
+/** The object elements of a body's `results`, whatever the body is, each through `map` when given. */
+export function resultRows<Row, Out = Row>(
+  body: { results: Row[] } | null | undefined,
+  map?: (row: Row) => Out,
+): Out[] {
   const rows: unknown = body?.results;
-  return Array.isArray(rows) ? rows.filter((row) => typeof row === 'object' && row !== null) : [];
+  const out: Out[] = [];
+  if (!Array.isArray(rows)) return out;
+  for (const row of rows as Row[]) {
+    if (typeof row === 'object' && row !== null)
+      out.push(map === undefined ? (row as unknown as Out) : map(row));
+  }
+  return out;
 }

@@ -16,6 +16,7 @@ import {
   DEFAULT_CHUNK_SIZE,
   DEFAULT_CONCURRENCY,
   resultRows,
+  splitResults,
 } from './bulk-options.js';
 import { FastInvestorCreateResponse } from './fast-investor-results.js';
 import { resolveIdempotencyKey } from './idempotent-request-options.js';
@@ -102,7 +103,7 @@ export class Investors {
             idempotencyKey,
             // Defensive: with responseValidation 'warn' or 'off' the body may not match; rows without a
             // result then fail as `missing_result` (retryable) instead of being lost.
-            select: (body) => resultRows(body).map(investorRowResult),
+            select: (body) => resultRows(body, investorRowResult),
             options: pipelineOptions,
           }),
         stableJsonOf: investorRowsJson,
@@ -112,13 +113,7 @@ export class Investors {
         succeeded: isSuccess,
         onProgress: data.onProgress,
       }).then(({ results, chunks, response }) => ({
-        data: {
-          results,
-          succeeded: results.filter(isSuccess),
-          failed: results.filter((result): result is InvestorRowFailure => !isSuccess(result)),
-          retryable: checked.inputs.filter((_row, index) => results[index]?.error?.retryable === true),
-          chunks,
-        },
+        data: { results, ...splitResults(results, checked.inputs, isSuccess), chunks },
         response,
       }));
       return new APIPromise(outcome);

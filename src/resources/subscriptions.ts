@@ -21,6 +21,7 @@ import {
   DEFAULT_CHUNK_SIZE,
   DEFAULT_CONCURRENCY,
   resultRows,
+  splitResults,
 } from './bulk-options.js';
 import { type IdempotentRequestOptions, resolveIdempotencyKey } from './idempotent-request-options.js';
 import { callOf, OPERATIONS } from './operations.js';
@@ -149,13 +150,7 @@ export class Subscriptions {
         succeeded: isSubscribed,
         onProgress: bulk.data.onProgress,
       }).then(({ results, chunks, response }) => ({
-        data: {
-          results,
-          succeeded: results.filter(isSubscribed),
-          failed: results.filter((row): row is SubscriptionRowFailure => !isSubscribed(row)),
-          retryable: inputs.filter((_row, index) => results[index]?.error?.retryable === true),
-          chunks,
-        },
+        data: { results, ...splitResults(results, inputs, isSubscribed), chunks },
         response,
       }));
       return new APIPromise(outcome);
