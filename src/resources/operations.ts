@@ -117,7 +117,7 @@ export const OPERATIONS = {
     sdk: 'client.system.docs()',
     method: 'GET',
     route: '/docs',
-    response: z.string(),
+    response: lazySchema(() => z.string()),
     responseFormat: 'text',
   },
   'oauth.token': {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * A schema built on first use instead of at import: `build` runs once, the first time anything reads the
@@ -8,9 +8,8 @@ import type { z } from 'zod';
  *
  * The result stands for the built schema (a proxy with nothing behind it until then, so that not even a
  * zod wrapper is constructed at import): `.parse`/`.safeParse`, `.shape`, `.extend`, composition
- * (`z.array(X)`, `.nullish()`), `z.infer` and `z.toJSONSchema` work as on the built one. Metadata given
- * with `.meta()` is registered on the built schema, not on the proxy: give such schemas unwrapped (see
- * `primitives.ts`) wherever `z.toJSONSchema` must show it.
+ * (`z.array(X)`, `.nullish()`), `z.infer` and `z.toJSONSchema` (metadata given with `.meta()` included)
+ * work as on the built one.
  *
  * @example
  * ```ts
@@ -21,12 +20,18 @@ import type { z } from 'zod';
 export function lazySchema<T extends z.ZodType>(build: () => T): T {
   let built: T | undefined;
   const schema = (): T => {
-    built ??= build();
+    if (built === undefined) {
+      built = build();
+      // `.meta()` registered the built schema; the proxy is what other schemas hold, so it gets the same
+      // entry (zod's JSON Schema reads `_zod` first, which builds, then looks the metadata up).
+      const meta = z.globalRegistry.get(built);
+      if (meta !== undefined) z.globalRegistry.add(proxy, meta);
+    }
     return built;
   };
   // The target is a stand-in; every trap answers from the built schema. zod's methods are closures over
   // the built instance, so `X.nullish()` and the like wrap the real schema, not the proxy.
-  return new Proxy({} as T, {
+  const proxy = new Proxy({} as T, {
     get: (_target, key) => Reflect.get(schema(), key),
     set: (_target, key, value) => Reflect.set(schema(), key, value),
     has: (_target, key) => Reflect.has(schema(), key),
@@ -40,4 +45,5 @@ export function lazySchema<T extends z.ZodType>(build: () => T): T {
     deleteProperty: (_target, key) => Reflect.deleteProperty(schema(), key),
     getPrototypeOf: () => Reflect.getPrototypeOf(schema()),
   });
+  return proxy;
 }
