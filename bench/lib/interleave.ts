@@ -79,6 +79,18 @@ export function pairedRatio(a: ContenderResult, b: ContenderResult): number {
   return median(ratios);
 }
 
+/**
+ * The median over rounds of `a`'s CPU per operation divided by `b`'s in the same round (this process's CPU:
+ * each client's own cost), paired like {@link pairedRatio}.
+ */
+export function pairedCpuRatio(a: ContenderResult, b: ContenderResult): number {
+  const ratios = a.segments.map((segment, i) => {
+    const other = b.segments[i]!;
+    return segment.cpuMs / segment.ops / (other.cpuMs / other.ops);
+  });
+  return median(ratios);
+}
+
 /** Times one segment: wall clock and this process's CPU. */
 export async function timed(run: () => Promise<{ ops: number }>): Promise<Segment> {
   const cpu = process.cpuUsage();
