@@ -1,15 +1,17 @@
 import { z } from 'zod';
+import { lazySchema } from '../schemas/lazy-schema.js';
 import { TokenResponse as TokenResponseShape } from '../schemas/oauth.js';
 
 // A token goes into an `Authorization` header (a refresh token into a form body, and it may be logged as
 // header-like text): visible ASCII only. A CR or LF would inject a header; other characters would make every
 // call fail as a "connection error". Refused on arrival, by field name only (the value is never quoted).
-const headerSafeToken = z
-  .string()
-  .min(1)
-  .refine((value) => /^[\x21-\x7e]+$/.test(value), {
-    message: 'must hold only visible ASCII characters (it is sent in an HTTP header)',
-  });
+const headerSafeToken = () =>
+  z
+    .string()
+    .min(1)
+    .refine((value) => /^[\x21-\x7e]+$/.test(value), {
+      message: 'must hold only visible ASCII characters (it is sent in an HTTP header)',
+    });
 
 /**
  * How the SDK reads the token endpoint's answer (the spec's "Token response" fields, from the shared
@@ -18,21 +20,25 @@ const headerSafeToken = z
  * (and are capped by the token manager, see {@link MAX_ACCESS_TOKEN_LIFETIME_S}); a missing or `null`
  * `refreshToken` is tolerated (the next renewal then uses a new assertion). Unknown fields are kept.
  */
-export const tokenResponseSchema = TokenResponseShape.extend({
-  accessToken: headerSafeToken,
-  refreshToken: headerSafeToken.nullish().transform((token) => token ?? undefined),
-  tokenType: z.string().refine((type) => type.toLowerCase() === 'bearer', { message: 'expected "Bearer"' }),
-  expiresIn: z
-    .int()
-    .positive()
-    .nullish()
-    .transform((seconds) => seconds ?? 3600),
-  refreshExpiresIn: z
-    .int()
-    .positive()
-    .nullish()
-    .transform((seconds) => seconds ?? 2_592_000),
-});
+export const tokenResponseSchema = lazySchema(() =>
+  TokenResponseShape.extend({
+    accessToken: headerSafeToken(),
+    refreshToken: headerSafeToken()
+      .nullish()
+      .transform((token) => token ?? undefined),
+    tokenType: z.string().refine((type) => type.toLowerCase() === 'bearer', { message: 'expected "Bearer"' }),
+    expiresIn: z
+      .int()
+      .positive()
+      .nullish()
+      .transform((seconds) => seconds ?? 3600),
+    refreshExpiresIn: z
+      .int()
+      .positive()
+      .nullish()
+      .transform((seconds) => seconds ?? 2_592_000),
+  }),
+);
 
 /**
  * Longest access token lifetime the SDK believes, in seconds (24 h; the API's default is 1 h). A larger

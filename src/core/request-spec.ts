@@ -22,6 +22,11 @@ export interface RequestSpec<T, Body = T> {
   query?: QueryParams | undefined;
   /** A JSON request body. */
   json?: unknown;
+  /**
+   * `json` already written as JSON text (any key order), sent as it is instead of `JSON.stringify(json)`:
+   * bulk calls hash the same text for their derived idempotency keys. `json` is still what debug logs show.
+   */
+  jsonText?: string | undefined;
   /** An `application/x-www-form-urlencoded` body (the token endpoint). */
   form?: Record<string, string> | undefined;
   /** A `multipart/form-data` body, built afresh for every attempt (a stream cannot be sent twice). */

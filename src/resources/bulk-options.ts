@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { BulkProgress } from '../core/bulk-run.js';
+import { lazySchema } from '../schemas/lazy-schema.js';
 import type { IdempotentRequestOptions } from './idempotent-request-options.js';
 
 /** Rows per request by default: the spec shows no row limit; 500 is what the fake accepts. */
@@ -23,13 +24,15 @@ export interface BulkCreateOptions extends IdempotentRequestOptions {
 }
 
 /** The checks of {@link BulkCreateOptions}' own fields. */
-export const BulkOptions = z.object({
-  chunkSize: z.int().min(1).optional(),
-  concurrency: z.int().min(1).max(MAX_CONCURRENCY).optional(),
-  onProgress: z
-    .custom<(progress: BulkProgress) => void>((value) => typeof value === 'function', 'Expected a function')
-    .optional(),
-});
+export const BulkOptions = lazySchema(() =>
+  z.object({
+    chunkSize: z.int().min(1).optional(),
+    concurrency: z.int().min(1).max(MAX_CONCURRENCY).optional(),
+    onProgress: z
+      .custom<(progress: BulkProgress) => void>((value) => typeof value === 'function', 'Expected a function')
+      .optional(),
+  }),
+);
 
 /** The bulk fields of `options`, picked for {@link BulkOptions}. */
 export function bulkFields(options: BulkCreateOptions | undefined): Record<string, unknown> {
@@ -40,8 +43,44 @@ export function bulkFields(options: BulkCreateOptions | undefined): Record<strin
   };
 }
 
-/** The object elements of a body's `results`, whatever the body is. */
-export function resultRows<Row>(body: { results: Row[] } | null | undefined): Row[] {
+/**
+ * A bulk call's results split in one pass: rows that `succeeded`, the others (`failed`), and the inputs
+ * whose failure is `retryable`, each in input order.
+ */
+export function splitResults<
+  Input,
+  Result extends { error?: { retryable: boolean } | null | undefined },
+  Success extends Result,
+>(
+  results: readonly Result[],
+  inputs: readonly Input[],
+  succeeded: (result: Result) => result is Success,
+): { succeeded: Success[]; failed: Exclude<Result, Success>[]; retryable: Input[] } {
+  const split = {
+    succeeded: [] as Success[],
+    failed: [] as Exclude<Result, Success>[],
+    retryable: [] as Input[],
+  };
+  for (let index = 0; index < results.length; index += 1) {
+    const result = results[index] as Result;
+    if (succeeded(result)) split.succeeded.push(result);
+    else split.failed.push(result as Exclude<Result, Success>);
+    if (result.error?.retryable === true) split.retryable.push(inputs[index] as Input);
+  }
+  return split;
+}
+
+/** The object elements of a body's `results`, whatever the body is, each through `map` when given. */
+export function resultRows<Row, Out = Row>(
+  body: { results: Row[] } | null | undefined,
+  map?: (row: Row) => Out,
+): Out[] {
   const rows: unknown = body?.results;
-  return Array.isArray(rows) ? rows.filter((row) => typeof row === 'object' && row !== null) : [];
+  const out: Out[] = [];
+  if (!Array.isArray(rows)) return out;
+  for (const row of rows as Row[]) {
+    if (typeof row === 'object' && row !== null)
+      out.push(map === undefined ? (row as unknown as Out) : map(row));
+  }
+  return out;
 }

@@ -3,10 +3,14 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { Requester } from '../core/requester.js';
 import type { ContractDocumentKind } from '../schemas/contracts.js';
+import { lazySchema } from '../schemas/lazy-schema.js';
 import { PathParam } from '../schemas/request-params.js';
 import { documentsOf } from './contract-lists.js';
 import { callOf, type Operation } from './operations.js';
 import { guarded, parseInput, requestOptions } from './parse-input.js';
+
+const VersionArgs = lazySchema(() => z.strictObject({ version: PathParam }));
+const DocumentArgs = lazySchema(() => z.strictObject({ version: PathParam, name: PathParam }));
 
 /**
  * One kind of versioned contract document (`client.contracts.templates`, `.catalogs`, `.primitives`,
@@ -43,11 +47,7 @@ export class ContractDocuments<Document> {
    */
   list(version: string, options?: RequestOptions): APIPromise<Document[]> {
     return guarded(() => {
-      const args = parseInput(
-        z.strictObject({ version: PathParam }),
-        { version },
-        `contracts.${this.#kind}.list arguments`,
-      );
+      const args = parseInput(VersionArgs, { version }, `contracts.${this.#kind}.list arguments`);
       return this.#requester.request({
         ...callOf(this.#list, args),
         select: (body: unknown) => documentsOf<Document>(body, this.#kind),
@@ -59,11 +59,7 @@ export class ContractDocuments<Document> {
   /** `GET /v1/contracts/{kind}/{version}/{name}` — one document. */
   get(version: string, name: string, options?: RequestOptions): APIPromise<Document> {
     return guarded(() => {
-      const args = parseInput(
-        z.strictObject({ version: PathParam, name: PathParam }),
-        { version, name },
-        `contracts.${this.#kind}.get arguments`,
-      );
+      const args = parseInput(DocumentArgs, { version, name }, `contracts.${this.#kind}.get arguments`);
       return this.#requester.request({
         ...callOf(this.#get, args),
         options: requestOptions(options),

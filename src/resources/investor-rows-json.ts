@@ -1,24 +1,36 @@
 import { stableJson } from '../core/idempotency.js';
 import type { InvestorInput } from '../schemas/investors.js';
 
-const string = JSON.stringify;
 const SIX_FIELDS = 6;
 
 /**
- * `stableJson(rows)` for checked investor rows, written field by field in sorted key order for the usual
- * row (the six stated fields, all strings); any other row goes through the generic writer. Same text as
- * `stableJson(rows)` at a fraction of its cost: chunk idempotency keys are hashed from it.
+ * `stableJson(rows)` for checked investor rows. When every row is the usual one (the six stated fields, all
+ * strings), one `JSON.stringify` of copies whose keys are in sorted order, the same text as `stableJson`
+ * at a fraction of its cost (V8's fast path for objects of one shape); otherwise row by row, the usual ones
+ * the same way and any other through the generic writer. Chunk idempotency keys are hashed from it, and
+ * the chunk's body is this same text.
  */
 export function investorRowsJson(rows: readonly InvestorInput[]): string {
+  if (rows.every(isUsualRow)) return JSON.stringify(rows.map(sortedCopy));
   let json = '[';
   for (let index = 0; index < rows.length; index += 1) {
     const row = rows[index] as InvestorInput;
     if (index > 0) json += ',';
-    json += isUsualRow(row)
-      ? `{"countryOfResidence":${string(row.countryOfResidence)},"dateOfBirth":${string(row.dateOfBirth)},"email":${string(row.email)},"firstName":${string(row.firstName)},"lastName":${string(row.lastName)},"partnerInvestorId":${string(row.partnerInvestorId)}}`
-      : stableJson(row);
+    json += isUsualRow(row) ? JSON.stringify(sortedCopy(row)) : stableJson(row);
   }
   return `${json}]`;
+}
+
+// Keys in sorted order: `JSON.stringify` writes them in insertion order.
+function sortedCopy(row: InvestorInput) {
+  return {
+    countryOfResidence: row.countryOfResidence,
+    dateOfBirth: row.dateOfBirth,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    partnerInvestorId: row.partnerInvestorId,
+  };
 }
 
 function isUsualRow(row: InvestorInput): boolean {

@@ -50,24 +50,29 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
   const rows = investors as (Record<string, unknown> & { partnerInvestorId: string })[];
   const inputs = [...rows] as InvestorInput[];
   // Duplicates are global (the first occurrence anywhere in the call is the one sent), so they are found
-  // up front; that pass is a Map lookup per row. Rows still to check are marked in `pending`.
+  // up front: one Set insertion per row; where each id first appeared is looked up only once a duplicate
+  // shows up. Rows still to check are marked in `pending`.
   const pending = new Uint8Array(rows.length);
-  const firstAt = new Map<string, number>();
-  const prefilled = rows.map((row, index): InvestorRowResult | undefined => {
-    const { partnerInvestorId } = row;
-    const earlier = firstAt.get(partnerInvestorId);
-    if (earlier !== undefined) {
-      return failed(partnerInvestorId, {
-        code: 'duplicate_in_request',
-        message: `partnerInvestorId also appears at index ${earlier} of this call; only that row was sent`,
-        retryable: false,
-        field: 'partnerInvestorId',
-      });
+  const prefilled: (InvestorRowResult | undefined)[] = new Array(rows.length);
+  const seen = new Set<string>();
+  let firstAt: Map<string, number> | undefined;
+  for (let index = 0; index < rows.length; index += 1) {
+    const { partnerInvestorId } = rows[index] as (typeof rows)[number];
+    const before = seen.size;
+    seen.add(partnerInvestorId);
+    if (seen.size > before) {
+      firstAt?.set(partnerInvestorId, index);
+      pending[index] = 1;
+      continue;
     }
-    firstAt.set(partnerInvestorId, index);
-    pending[index] = 1;
-    return undefined;
-  });
+    firstAt ??= firstPositions(rows, index);
+    prefilled[index] = failed(partnerInvestorId, {
+      code: 'duplicate_in_request',
+      message: `partnerInvestorId also appears at index ${firstAt.get(partnerInvestorId)} of this call; only that row was sent`,
+      retryable: false,
+      field: 'partnerInvestorId',
+    });
+  }
   const check = (start: number, end: number) => {
     for (let index = start; index < end && index < rows.length; index += 1) {
       if (pending[index] === 0) continue;
@@ -83,6 +88,16 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
     }
   };
   return { inputs, prefilled, check };
+}
+
+// Where each id of `rows[0 … end)` first appears.
+function firstPositions(rows: readonly { partnerInvestorId: string }[], end: number): Map<string, number> {
+  const positions = new Map<string, number>();
+  for (let index = 0; index < end; index += 1) {
+    const id = (rows[index] as { partnerInvestorId: string }).partnerInvestorId;
+    if (!positions.has(id)) positions.set(id, index);
+  }
+  return positions;
 }
 
 function failed(partnerInvestorId: string, error: InvestorRowFailure['error']): InvestorRowFailure {

@@ -12,6 +12,7 @@ import {
   ContractVersionList,
 } from '../schemas/contracts.js';
 import { InvestorCreateResponse, InvestorInput } from '../schemas/investors.js';
+import { lazySchema } from '../schemas/lazy-schema.js';
 import { JWT_BEARER_GRANT_TYPE, TokenInfo } from '../schemas/oauth.js';
 import {
   SpvRequest,
@@ -59,7 +60,11 @@ export interface Operation {
 }
 
 /** Stands for a file part of a `multipart/form-data` body. */
-const FilePart = z.string().meta({ format: 'binary', description: 'The file bytes' });
+const filePart = () => z.string().meta({ format: 'binary', description: 'The file bytes' });
+/** The signed form upload: the file part alone. */
+const SignedFormBody = lazySchema(() => z.strictObject({ file: filePart() }));
+/** The funding receipt form: its fields and the file part. */
+const FundingReceiptBody = lazySchema(() => FundingReceiptFields.extend({ file: filePart() }));
 
 const contractKind = <Kind extends string, L extends z.ZodType, D extends z.ZodType>(
   kind: Kind,
@@ -112,7 +117,7 @@ export const OPERATIONS = {
     sdk: 'client.system.docs()',
     method: 'GET',
     route: '/docs',
-    response: z.string(),
+    response: lazySchema(() => z.string()),
     responseFormat: 'text',
   },
   'oauth.token': {
@@ -123,10 +128,12 @@ export const OPERATIONS = {
     validation: 'strict',
     body: {
       contentType: 'application/x-www-form-urlencoded',
-      schema: z.union([
-        z.strictObject({ grant_type: z.literal(JWT_BEARER_GRANT_TYPE), assertion: z.string() }),
-        z.strictObject({ grant_type: z.literal('refresh_token'), refresh_token: z.string() }),
-      ]),
+      schema: lazySchema(() =>
+        z.union([
+          z.strictObject({ grant_type: z.literal(JWT_BEARER_GRANT_TYPE), assertion: z.string() }),
+          z.strictObject({ grant_type: z.literal('refresh_token'), refresh_token: z.string() }),
+        ]),
+      ),
     },
   },
   'oauth.info': { sdk: 'client.oauth.info()', method: 'GET', route: '/v1/oauth2/info', response: TokenInfo },
@@ -178,7 +185,7 @@ export const OPERATIONS = {
     response: InvestorCreateResponse,
     body: {
       contentType: 'application/json',
-      schema: z.strictObject({ investors: z.array(InvestorInput) }),
+      schema: lazySchema(() => z.strictObject({ investors: z.array(InvestorInput) })),
       chunkedArray: 'investors',
     },
     idempotencyKey: true,
@@ -190,7 +197,7 @@ export const OPERATIONS = {
     response: SubscriptionCreateResponse,
     body: {
       contentType: 'application/json',
-      schema: z.strictObject({ subscriptions: z.array(SubscriptionInput) }),
+      schema: lazySchema(() => z.strictObject({ subscriptions: z.array(SubscriptionInput) })),
       chunkedArray: 'subscriptions',
     },
     idempotencyKey: true,
@@ -200,7 +207,7 @@ export const OPERATIONS = {
     method: 'POST',
     route: '/v1/spvs/{spv_slug}/subscription/{person_id}/forms',
     response: SignedFormUploadResult,
-    body: { contentType: 'multipart/form-data', schema: z.strictObject({ file: FilePart }) },
+    body: { contentType: 'multipart/form-data', schema: SignedFormBody },
     idempotencyKey: true,
   },
   'subscriptions.uploadFundingReceipt': {
@@ -208,7 +215,7 @@ export const OPERATIONS = {
     method: 'POST',
     route: '/v1/spvs/{spv_slug}/subscription/{person_id}/fundings',
     response: FundingReceiptUploadResult,
-    body: { contentType: 'multipart/form-data', schema: FundingReceiptFields.extend({ file: FilePart }) },
+    body: { contentType: 'multipart/form-data', schema: FundingReceiptBody },
     idempotencyKey: true,
   },
 } as const satisfies Record<string, Operation>;

@@ -5,6 +5,7 @@ import { PagePromise } from '../core/page-promise.js';
 import type { RequestOptions } from '../core/request-options.js';
 import type { Requester } from '../core/requester.js';
 import type { ContractSamplePayload } from '../schemas/contracts.js';
+import { lazySchema } from '../schemas/lazy-schema.js';
 import { PathParam } from '../schemas/request-params.js';
 import {
   type SpvRequest,
@@ -18,7 +19,7 @@ import { callOf, OPERATIONS } from './operations.js';
 import { guarded, inputIssues, parseInput, requestOptions } from './parse-input.js';
 
 const DEFAULT_PER_PAGE = 10;
-const Slug = z.strictObject({ slug: PathParam });
+const Slug = lazySchema(() => z.strictObject({ slug: PathParam }));
 
 /**
  * Requests to create an SPV (`client.spvRequests`): submit, list, read and cancel. An administrator reviews

@@ -5,6 +5,7 @@ import { InputValidationError } from '../core/errors.js';
 import type { UploadFile } from '../core/file-source.js';
 import type { Requester } from '../core/requester.js';
 import { sendUpload } from '../core/upload-request.js';
+import { lazySchema } from '../schemas/lazy-schema.js';
 import { PathParam } from '../schemas/request-params.js';
 import {
   SubscriptionInput,
@@ -20,6 +21,7 @@ import {
   DEFAULT_CHUNK_SIZE,
   DEFAULT_CONCURRENCY,
   resultRows,
+  splitResults,
 } from './bulk-options.js';
 import { type IdempotentRequestOptions, resolveIdempotencyKey } from './idempotent-request-options.js';
 import { callOf, OPERATIONS } from './operations.js';
@@ -34,10 +36,12 @@ import {
   type SignedFormUploadOptions,
 } from './upload-options.js';
 
-const CreateArgs = z.strictObject({
-  spvSlug: PathParam,
-  subscriptions: z.array(SubscriptionInput).min(1, 'Expected at least one subscription'),
-});
+const CreateArgs = lazySchema(() =>
+  z.strictObject({
+    spvSlug: PathParam,
+    subscriptions: z.array(SubscriptionInput).min(1, 'Expected at least one subscription'),
+  }),
+);
 
 /** Options of `client.subscriptions.create()`. */
 export type SubscriptionCreateOptions = BulkCreateOptions;
@@ -57,7 +61,7 @@ export interface SubscriptionBulkResult {
 }
 
 const isSubscribed = (row: SubscriptionRowResult): row is SubscriptionRowSuccess => row.error === undefined;
-const PersonArgs = z.strictObject({ spvSlug: PathParam, personId: PathParam });
+const PersonArgs = lazySchema(() => z.strictObject({ spvSlug: PathParam, personId: PathParam }));
 
 const FORM = OPERATIONS['subscriptions.uploadSignedForm'];
 const RECEIPT = OPERATIONS['subscriptions.uploadFundingReceipt'];
@@ -125,10 +129,11 @@ export class Subscriptions {
         chunkSize: bulk.data.chunkSize ?? DEFAULT_CHUNK_SIZE,
         concurrency: bulk.data.concurrency ?? DEFAULT_CONCURRENCY,
         baseKey: key,
-        send: (rows, idempotencyKey) =>
+        send: (rows, idempotencyKey, rowsJson) =>
           this.#requester.request({
             ...call,
             json: { subscriptions: rows },
+            jsonText: `{"subscriptions":${rowsJson}}`,
             idempotencyKey,
             select: (body) => resultRows(body) as SubscriptionRowSuccess[],
             options: pipelineOptions,
@@ -145,13 +150,7 @@ export class Subscriptions {
         succeeded: isSubscribed,
         onProgress: bulk.data.onProgress,
       }).then(({ results, chunks, response }) => ({
-        data: {
-          results,
-          succeeded: results.filter(isSubscribed),
-          failed: results.filter((row): row is SubscriptionRowFailure => !isSubscribed(row)),
-          retryable: inputs.filter((_row, index) => results[index]?.error?.retryable === true),
-          chunks,
-        },
+        data: { results, ...splitResults(results, inputs, isSubscribed), chunks },
         response,
       }));
       return new APIPromise(outcome);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { UploadFile } from '../core/file-source.js';
+import { lazySchema } from '../schemas/lazy-schema.js';
 import {
   FundingReceiptFields,
   MAX_UPLOAD_BYTES,
@@ -58,26 +59,30 @@ export interface FundingReceiptUpload {
   maxBytes?: number;
 }
 
-const Filename = z.string().min(1);
-const MaxBytes = z.int().positive();
+const filename = () => z.string().min(1).optional();
+const maxBytes = () => z.int().positive().optional();
 
 /** The non-file options of a signed form upload. */
-export const SignedFormOptions = z.object({
-  filename: Filename.optional(),
-  contentType: z.enum(UPLOAD_MEDIA_TYPES).optional(),
-  maxBytes: MaxBytes.optional(),
-});
+export const SignedFormOptions = lazySchema(() =>
+  z.object({
+    filename: filename(),
+    contentType: z.enum(UPLOAD_MEDIA_TYPES).optional(),
+    maxBytes: maxBytes(),
+  }),
+);
 
 /** A funding receipt upload's fields besides the file (which is checked on its own). */
-export const FundingReceiptInput = z.strictObject({
-  ...FundingReceiptFields.shape,
-  file: z.unknown(),
-  filename: Filename.optional(),
-  contentType: z
-    .string()
-    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'Expected a media type such as "application/pdf"')
-    .optional(),
-  maxBytes: MaxBytes.optional(),
-});
+export const FundingReceiptInput = lazySchema(() =>
+  z.strictObject({
+    ...FundingReceiptFields.shape,
+    file: z.unknown(),
+    filename: filename(),
+    contentType: z
+      .string()
+      .regex(/^[\w.+-]+\/[\w.+-]+$/, 'Expected a media type such as "application/pdf"')
+      .optional(),
+    maxBytes: maxBytes(),
+  }),
+);
 
 export { MAX_UPLOAD_BYTES };
