@@ -1,15 +1,20 @@
 import { createTokenManager } from './auth/create-token-manager.js';
-import type { Authenticator } from './core/authenticator.js';
 import { type ClientOptions, validateClientOptions } from './core/client-options.js';
 import { type Clock, systemClock } from './core/clock.js';
-import { InputValidationError } from './core/errors.js';
-import { consoleLogger, levelLogger, resolveLogLevel } from './core/logger.js';
-import { isCleartextToNetwork } from './core/loopback-host.js';
-import { Requester } from './core/requester.js';
-import { resolveResponseValidation, responseValidation } from './core/response-validation.js';
-import { DEFAULT_RETRY } from './core/retry-policy.js';
-import { SecretRegistry } from './core/secret-registry.js';
-import { type ClosableTransport, fetchTransport, type Transport, undiciTransport } from './core/transport.js';
+import { InputValidationError } from './core/errors/errors.js';
+import { consoleLogger, levelLogger, resolveLogLevel } from './core/logging/logger.js';
+import { SecretRegistry } from './core/logging/secret-registry.js';
+import type { Authenticator } from './core/request/authenticator.js';
+import { Requester } from './core/request/requester.js';
+import { resolveResponseValidation, responseValidation } from './core/request/response-validation.js';
+import { DEFAULT_RETRY } from './core/request/retry-policy.js';
+import { isCleartextToNetwork } from './core/transport/loopback-host.js';
+import {
+  type ClosableTransport,
+  fetchTransport,
+  type Transport,
+  undiciTransport,
+} from './core/transport/transport.js';
 import type { DoctorReport } from './doctor/doctor-report.js';
 import { doctorTarget } from './doctor/doctor-target.js';
 import { type DoctorOptions, runDoctor } from './doctor/run-doctor.js';

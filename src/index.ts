@@ -26,8 +26,7 @@ export type {
   TokenStoreLease,
 } from './auth/token-store.js';
 export { type ClientOverrides, PartnerEquity } from './client.js';
-export { APIPromise, type RawResponse, type WithResponse } from './core/api-promise.js';
-export type { BulkChunkReport, BulkProgress } from './core/bulk-run.js';
+export type { BulkChunkReport, BulkProgress } from './core/bulk/bulk-run.js';
 export type { ClientOptions } from './core/client-options.js';
 export type { Clock } from './core/clock.js';
 export {
@@ -57,14 +56,15 @@ export {
   UnsupportedMediaTypeError,
   type ValidationErrorItem,
   type ValidationIssue,
-} from './core/errors.js';
-export type { UploadFile } from './core/file-source.js';
-export { deriveIdempotencyKey } from './core/idempotency.js';
-export type { Logger, LogLevel } from './core/logger.js';
-export { PagePromise } from './core/page-promise.js';
-export type { RequestOptions } from './core/request-options.js';
-export type { ResponseValidationMode } from './core/response-validation.js';
-export type { RetryConfig } from './core/retry-policy.js';
+} from './core/errors/errors.js';
+export type { Logger, LogLevel } from './core/logging/logger.js';
+export { APIPromise, type RawResponse, type WithResponse } from './core/request/api-promise.js';
+export { deriveIdempotencyKey } from './core/request/idempotency.js';
+export { PagePromise } from './core/request/page-promise.js';
+export type { RequestOptions } from './core/request/request-options.js';
+export type { ResponseValidationMode } from './core/request/response-validation.js';
+export type { RetryConfig } from './core/request/retry-policy.js';
+export type { UploadFile } from './core/uploads/file-source.js';
 export type { DoctorWebhookOptions } from './doctor/check-webhook.js';
 export type {
   DoctorCheck,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PartnerEquityError } from '../core/errors.js';
+import { PartnerEquityError } from '../core/errors/errors.js';
 import type { AssertionAlgorithm, AssertionClaims, AssertionHeader, Signer } from './signer.js';
 import { SigningKey } from './signing-key.js';
 

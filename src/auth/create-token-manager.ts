@@ -1,5 +1,5 @@
 import type { ClientOptions } from '../core/client-options.js';
-import type { Requester } from '../core/requester.js';
+import type { Requester } from '../core/request/requester.js';
 import { importPrivateKey } from './import-private-key.js';
 import { requesterTokenEndpoint } from './requester-token-endpoint.js';
 import { TokenManager } from './token-manager.js';

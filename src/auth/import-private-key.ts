@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, KeyObject } from 'node:crypto';
-import { InputValidationError } from '../core/errors.js';
+import { InputValidationError } from '../core/errors/errors.js';
 import { SigningKey } from './signing-key.js';
 
 /** An Ed25519 private key as a JSON Web Key (RFC 8037): what `generateKeyPair` tools and KMS exports give. */

@@ -1,6 +1,6 @@
 import type { Clock } from '../core/clock.js';
-import { APIConnectionError, APIError, AuthenticationError } from '../core/errors.js';
-import { backoffDelay, isRetryableStatus, type RetryConfig } from '../core/retry-policy.js';
+import { APIConnectionError, APIError, AuthenticationError } from '../core/errors/errors.js';
+import { backoffDelay, isRetryableStatus, type RetryConfig } from '../core/request/retry-policy.js';
 import { type AssertionIdentity, createAssertion } from './assertion.js';
 import type { ServerClock } from './server-clock.js';
 import type { Signer } from './signer.js';

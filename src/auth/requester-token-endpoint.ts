@@ -1,4 +1,4 @@
-import type { Requester } from '../core/requester.js';
+import type { Requester } from '../core/request/requester.js';
 import { callOf, OPERATIONS } from '../resources/operations.js';
 import { parseHttpDate, type TokenEndpoint } from './token-endpoint.js';
 

@@ -1,9 +1,9 @@
-import type { Authenticator } from '../core/authenticator.js';
 import { type Clock, systemClock } from '../core/clock.js';
-import { APIError, APIUserAbortError, PermissionDeniedError } from '../core/errors.js';
-import type { Logger } from '../core/logger.js';
-import { DEFAULT_RETRY, type RetryConfig } from '../core/retry-policy.js';
-import type { SecretRegistry } from '../core/secret-registry.js';
+import { APIError, APIUserAbortError, PermissionDeniedError } from '../core/errors/errors.js';
+import type { Logger } from '../core/logging/logger.js';
+import type { SecretRegistry } from '../core/logging/secret-registry.js';
+import type { Authenticator } from '../core/request/authenticator.js';
+import { DEFAULT_RETRY, type RetryConfig } from '../core/request/retry-policy.js';
 import type { AssertionIdentity } from './assertion.js';
 import { requestJwtGrant } from './jwt-grant.js';
 import { MemoryTokenStore } from './memory-token-store.js';

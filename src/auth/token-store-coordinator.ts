@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.js';
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../core/logging/logger.js';
 import { drive, type Steps } from './drive.js';
 import { MemoryTokenStore } from './memory-token-store.js';
 import type {

@@ -1,4 +1,4 @@
-import { SecretRegistry } from '../core/secret-registry.js';
+import { SecretRegistry } from '../core/logging/secret-registry.js';
 
 /**
  * The secrets this `partner-equity` process was given or made (a webhook secret read from a file or the

@@ -1,4 +1,4 @@
-import { redactText } from '../core/redact.js';
+import { redactText } from '../core/logging/redact.js';
 import { cliSecrets } from './cli-secrets.js';
 import { UsageError } from './usage-error.js';
 

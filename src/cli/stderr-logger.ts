@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../core/logging/logger.js';
 
 /**
  * The CLI's {@link Logger}: every line to stderr, never stdout, so a command's output stays exactly its

@@ -4,14 +4,14 @@ import type { PrivateKeyInput } from '../auth/import-private-key.js';
 import type { Signer } from '../auth/signer.js';
 import type { TokenStore } from '../auth/token-store.js';
 import { lazySchema } from '../schemas/lazy-schema.js';
-import type { Authenticator } from './authenticator.js';
-import { headerIssues } from './check-request-options.js';
 import type { Clock } from './clock.js';
-import { InputValidationError, toValidationIssues } from './errors.js';
-import { LOG_LEVELS, type Logger, type LogLevel } from './logger.js';
-import { isCleartextToNetwork } from './loopback-host.js';
-import { RESPONSE_VALIDATION_MODES, type ResponseValidationMode } from './response-validation.js';
-import type { RetryConfig } from './retry-policy.js';
+import { InputValidationError, toValidationIssues } from './errors/errors.js';
+import { LOG_LEVELS, type Logger, type LogLevel } from './logging/logger.js';
+import type { Authenticator } from './request/authenticator.js';
+import { headerIssues } from './request/check-request-options.js';
+import { RESPONSE_VALIDATION_MODES, type ResponseValidationMode } from './request/response-validation.js';
+import type { RetryConfig } from './request/retry-policy.js';
+import { isCleartextToNetwork } from './transport/loopback-host.js';
 
 /**
  * Options of `new PartnerEquity(options)`. Validated once, when the client is built; the client never

@@ -1,4 +1,4 @@
-import { PartnerEquityError } from '../core/partner-equity-error.js';
+import { PartnerEquityError } from '../core/errors/partner-equity-error.js';
 
 /** Why a Redis store call failed. */
 export type RedisStoreErrorCode =

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InputValidationError, toValidationIssues } from '../core/errors.js';
+import { InputValidationError, toValidationIssues } from '../core/errors/errors.js';
 import { isRedisClient, type RedisClient } from './redis-client.js';
 import { type EncryptionKey, keyBytes } from './token-cipher.js';
 

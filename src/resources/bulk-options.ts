@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BulkProgress } from '../core/bulk-run.js';
+import type { BulkProgress } from '../core/bulk/bulk-run.js';
 import { lazySchema } from '../schemas/lazy-schema.js';
 import type { IdempotentRequestOptions } from './idempotent-request-options.js';
 

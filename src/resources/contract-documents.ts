@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../core/request-options.js';
-import type { Requester } from '../core/requester.js';
+import type { APIPromise } from '../core/request/api-promise.js';
+import type { RequestOptions } from '../core/request/request-options.js';
+import type { Requester } from '../core/request/requester.js';
 import type { ContractDocumentKind } from '../schemas/contracts.js';
 import { lazySchema } from '../schemas/lazy-schema.js';
 import { PathParam } from '../schemas/request-params.js';

@@ -1,6 +1,6 @@
-import type { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../core/request-options.js';
-import type { Requester } from '../core/requester.js';
+import type { APIPromise } from '../core/request/api-promise.js';
+import type { RequestOptions } from '../core/request/request-options.js';
+import type { Requester } from '../core/request/requester.js';
 import type {
   ContractCatalog,
   ContractPrimitive,

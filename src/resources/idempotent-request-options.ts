@@ -1,6 +1,6 @@
-import type { ValidationIssue } from '../core/errors.js';
-import { randomIdempotencyKey } from '../core/idempotency.js';
-import type { RequestOptions } from '../core/request-options.js';
+import type { ValidationIssue } from '../core/errors/errors.js';
+import { randomIdempotencyKey } from '../core/request/idempotency.js';
+import type { RequestOptions } from '../core/request/request-options.js';
 import { IdempotencyKey } from '../schemas/request-params.js';
 import { inputIssues } from './parse-input.js';
 

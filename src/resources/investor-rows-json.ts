@@ -1,4 +1,4 @@
-import { stableJson } from '../core/idempotency.js';
+import { stableJson } from '../core/request/idempotency.js';
 import type { InvestorInput } from '../schemas/investors.js';
 
 const SIX_FIELDS = 6;

@@ -1,4 +1,4 @@
-import { InputValidationError, type ValidationIssue } from '../core/errors.js';
+import { InputValidationError, type ValidationIssue } from '../core/errors/errors.js';
 import { InvestorInput, type InvestorRowFailure, type InvestorRowResult } from '../schemas/investors.js';
 import { fastInvestorRow } from './fast-investor-row.js';
 import { investorRowError } from './investor-row-error.js';

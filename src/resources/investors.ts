@@ -1,7 +1,7 @@
-import { APIPromise } from '../core/api-promise.js';
-import { type BulkChunkReport, runBulk } from '../core/bulk-run.js';
-import { InputValidationError } from '../core/errors.js';
-import type { Requester } from '../core/requester.js';
+import { type BulkChunkReport, runBulk } from '../core/bulk/bulk-run.js';
+import { InputValidationError } from '../core/errors/errors.js';
+import { APIPromise } from '../core/request/api-promise.js';
+import type { Requester } from '../core/request/requester.js';
 import {
   type InvestorInput,
   type InvestorRowFailure,

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { APIPromise } from '../core/api-promise.js';
-import { InputValidationError, toValidationIssues, type ValidationIssue } from '../core/errors.js';
-import type { RequestOptions } from '../core/request-options.js';
+import { InputValidationError, toValidationIssues, type ValidationIssue } from '../core/errors/errors.js';
+import { APIPromise } from '../core/request/api-promise.js';
+import type { RequestOptions } from '../core/request/request-options.js';
 
 /**
  * Parses a method's arguments with `schema`, or throws one {@link InputValidationError} naming every bad

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { APIPromise } from '../core/api-promise.js';
-import { ConflictError, InputValidationError } from '../core/errors.js';
-import { PagePromise } from '../core/page-promise.js';
-import type { RequestOptions } from '../core/request-options.js';
-import type { Requester } from '../core/requester.js';
+import { ConflictError, InputValidationError } from '../core/errors/errors.js';
+import { APIPromise } from '../core/request/api-promise.js';
+import { PagePromise } from '../core/request/page-promise.js';
+import type { RequestOptions } from '../core/request/request-options.js';
+import type { Requester } from '../core/request/requester.js';
 import type { ContractSamplePayload } from '../schemas/contracts.js';
 import { lazySchema } from '../schemas/lazy-schema.js';
 import { PathParam } from '../schemas/request-params.js';

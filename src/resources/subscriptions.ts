@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { APIPromise } from '../core/api-promise.js';
-import { type BulkChunkReport, runBulk } from '../core/bulk-run.js';
-import { InputValidationError } from '../core/errors.js';
-import type { UploadFile } from '../core/file-source.js';
-import type { Requester } from '../core/requester.js';
-import { sendUpload } from '../core/upload-request.js';
+import { type BulkChunkReport, runBulk } from '../core/bulk/bulk-run.js';
+import { InputValidationError } from '../core/errors/errors.js';
+import { APIPromise } from '../core/request/api-promise.js';
+import type { Requester } from '../core/request/requester.js';
+import type { UploadFile } from '../core/uploads/file-source.js';
+import { sendUpload } from '../core/uploads/upload-request.js';
 import { lazySchema } from '../schemas/lazy-schema.js';
 import { PathParam } from '../schemas/request-params.js';
 import {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { UploadFile } from '../core/file-source.js';
+import type { UploadFile } from '../core/uploads/file-source.js';
 import { lazySchema } from '../schemas/lazy-schema.js';
 import {
   FundingReceiptFields,

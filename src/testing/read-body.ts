@@ -1,4 +1,4 @@
-import { concatBytes } from '../core/concat-bytes.js';
+import { concatBytes } from '../core/transport/concat-bytes.js';
 import { HttpProblem, unprocessableAt } from './http-problem.js';
 
 /**

@@ -1,2 +1,2 @@
 // The fake judges uploads with the same magic-byte rule the SDK applies before sending: one implementation.
-export { sniffMediaType } from '../core/sniff-media-type.js';
+export { sniffMediaType } from '../core/uploads/sniff-media-type.js';

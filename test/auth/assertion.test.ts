@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type AssertionIdentity, createAssertion } from '../../src/auth/assertion.js';
 import { importPrivateKey } from '../../src/auth/import-private-key.js';
 import { jwsSigningInput } from '../../src/auth/signer.js';
-import { PartnerEquityError } from '../../src/core/errors.js';
+import { PartnerEquityError } from '../../src/core/errors/errors.js';
 
 const identity: AssertionIdentity = {
   issuer: 'https://api.partner.example',

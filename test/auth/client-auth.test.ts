@@ -3,7 +3,11 @@ import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jwsSigningInput, type Signer } from '../../src/auth/signer.js';
 import { PartnerEquity } from '../../src/client.js';
-import { AuthenticationError, InputValidationError, PartnerEquityError } from '../../src/core/errors.js';
+import {
+  AuthenticationError,
+  InputValidationError,
+  PartnerEquityError,
+} from '../../src/core/errors/errors.js';
 import { CLIENT_ID, ISSUER, recordingLogger } from './harness.js';
 import { ManualClock } from './manual-clock.js';
 import { TokenServer } from './token-server.js';

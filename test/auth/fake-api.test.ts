@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PartnerEquity } from '../../src/client.js';
-import { PermissionDeniedError } from '../../src/core/errors.js';
+import { PermissionDeniedError } from '../../src/core/errors/errors.js';
 import { FakePartnerEquity } from '../../src/testing/index.js';
 import { drivingClock } from '../helpers/driving-clock.js';
 

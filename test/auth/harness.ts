@@ -5,12 +5,12 @@ import { importPrivateKey } from '../../src/auth/import-private-key.js';
 import { requesterTokenEndpoint } from '../../src/auth/requester-token-endpoint.js';
 import type { Signer } from '../../src/auth/signer.js';
 import { TokenManager } from '../../src/auth/token-manager.js';
-import type { Logger } from '../../src/core/logger.js';
-import type { RequestOptions } from '../../src/core/request-options.js';
-import { Requester } from '../../src/core/requester.js';
-import { responseValidation } from '../../src/core/response-validation.js';
-import { DEFAULT_RETRY } from '../../src/core/retry-policy.js';
-import { undiciTransport } from '../../src/core/transport.js';
+import type { Logger } from '../../src/core/logging/logger.js';
+import type { RequestOptions } from '../../src/core/request/request-options.js';
+import { Requester } from '../../src/core/request/requester.js';
+import { responseValidation } from '../../src/core/request/response-validation.js';
+import { DEFAULT_RETRY } from '../../src/core/request/retry-policy.js';
+import { undiciTransport } from '../../src/core/transport/transport.js';
 import { ManualClock } from './manual-clock.js';
 import { TokenServer } from './token-server.js';
 

@@ -3,7 +3,7 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { importPrivateKey } from '../../src/auth/import-private-key.js';
 import { SigningKey } from '../../src/auth/signing-key.js';
-import { InputValidationError } from '../../src/core/errors.js';
+import { InputValidationError } from '../../src/core/errors/errors.js';
 import { RFC8037_A1_PRIVATE_JWK } from './rfc8037.js';
 
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });

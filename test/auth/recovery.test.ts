@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthenticationError, PermissionDeniedError } from '../../src/core/errors.js';
+import { AuthenticationError, PermissionDeniedError } from '../../src/core/errors/errors.js';
 import { type Harness, startHarness } from './harness.js';
 
 let harness: Harness | undefined;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { APIUserAbortError } from '../../src/core/errors.js';
+import { APIUserAbortError } from '../../src/core/errors/errors.js';
 import { type Harness, startHarness } from './harness.js';
 
 let harness: Harness | undefined;

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { importPrivateKey } from '../../src/auth/import-private-key.js';
 import type { TokenEndpoint } from '../../src/auth/token-endpoint.js';
 import { TokenManager } from '../../src/auth/token-manager.js';
-import { APIConnectionError, APIError } from '../../src/core/errors.js';
-import { DEFAULT_RETRY } from '../../src/core/retry-policy.js';
+import { APIConnectionError, APIError } from '../../src/core/errors/errors.js';
+import { DEFAULT_RETRY } from '../../src/core/request/retry-policy.js';
 import { ManualClock } from './manual-clock.js';
 
 type RefreshFault = 'ok' | '401' | '503' | 'drop';

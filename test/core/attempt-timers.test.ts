@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AttemptTimers } from '../../src/core/attempt-timers.js';
-import { headerOf, undiciTransport } from '../../src/core/transport.js';
+import { AttemptTimers } from '../../src/core/request/attempt-timers.js';
+import { headerOf, undiciTransport } from '../../src/core/transport/transport.js';
 
 const aborted = (controller: AbortController) =>
   new Promise<number>((resolve) => {

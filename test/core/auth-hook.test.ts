@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AuthenticationError, InputValidationError, PermissionDeniedError } from '../../src/core/errors.js';
-import { routeAuth } from '../../src/core/routes.js';
+import {
+  AuthenticationError,
+  InputValidationError,
+  PermissionDeniedError,
+} from '../../src/core/errors/errors.js';
+import { routeAuth } from '../../src/core/request/routes.js';
 import { scriptedAuthenticator, testRequester } from '../helpers/requester-factory.js';
 import { useTestServer } from '../helpers/test-server.js';
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PartnerEquity } from '../../src/client.js';
 import type { ClientOptions } from '../../src/core/client-options.js';
-import { InputValidationError, InternalServerError } from '../../src/core/errors.js';
+import { InputValidationError, InternalServerError } from '../../src/core/errors/errors.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 import { memoryLogger } from '../helpers/memory-logger.js';
 import { scriptedAuthenticator } from '../helpers/requester-factory.js';

@@ -16,8 +16,8 @@ import {
   ResponseValidationError,
   UnprocessableEntityError,
   UnsupportedMediaTypeError,
-} from '../../src/core/errors.js';
-import { undiciTransport } from '../../src/core/transport.js';
+} from '../../src/core/errors/errors.js';
+import { undiciTransport } from '../../src/core/transport/transport.js';
 import { scriptedAuthenticator, testRequester } from '../helpers/requester-factory.js';
 import { useTestServer } from '../helpers/test-server.js';
 

@@ -7,9 +7,9 @@ import {
   InternalServerError,
   ResponseTooLargeError,
   UnprocessableEntityError,
-} from '../../src/core/errors.js';
-import { MultipartBody } from '../../src/core/multipart-body.js';
-import { fetchTransport } from '../../src/core/transport.js';
+} from '../../src/core/errors/errors.js';
+import { fetchTransport } from '../../src/core/transport/transport.js';
+import { MultipartBody } from '../../src/core/uploads/multipart-body.js';
 import { VERSION } from '../../src/version.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 import { scriptedAuthenticator, testRequester } from '../helpers/requester-factory.js';

@@ -4,7 +4,7 @@ import {
   deriveIdempotencyKey,
   randomIdempotencyKey,
   stableJson,
-} from '../../src/core/idempotency.js';
+} from '../../src/core/request/idempotency.js';
 
 describe('idempotency keys', () => {
   it('random keys are UUIDs and unique', () => {

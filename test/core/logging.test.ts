@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { levelLogger, redact, redactHeaders, resolveLogLevel } from '../../src/core/logger.js';
+import { levelLogger, redact, redactHeaders, resolveLogLevel } from '../../src/core/logging/logger.js';
 import { memoryLogger } from '../helpers/memory-logger.js';
 import { scriptedAuthenticator, testRequester } from '../helpers/requester-factory.js';
 import { useTestServer } from '../helpers/test-server.js';

@@ -2,7 +2,11 @@ import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MULTIPART_READ_BYTES, MultipartBody, type MultipartFile } from '../../src/core/multipart-body.js';
+import {
+  MULTIPART_READ_BYTES,
+  MultipartBody,
+  type MultipartFile,
+} from '../../src/core/uploads/multipart-body.js';
 
 let dir = '';
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { APIUserAbortError } from '../../src/core/errors.js';
-import { PagePromise } from '../../src/core/page-promise.js';
-import type { Requester } from '../../src/core/requester.js';
+import { APIUserAbortError } from '../../src/core/errors/errors.js';
+import { PagePromise } from '../../src/core/request/page-promise.js';
+import type { Requester } from '../../src/core/request/requester.js';
 import { testRequester } from '../helpers/requester-factory.js';
 import { type RecordedRequest, useTestServer } from '../helpers/test-server.js';
 

@@ -1,11 +1,11 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import type { APIPromise, RawResponse } from '../../src/core/api-promise.js';
-import { MultipartBody } from '../../src/core/multipart-body.js';
-import { Requester, type RequesterConfig } from '../../src/core/requester.js';
-import { responseValidation } from '../../src/core/response-validation.js';
-import { DEFAULT_RETRY } from '../../src/core/retry-policy.js';
-import { undiciTransport } from '../../src/core/transport.js';
+import type { APIPromise, RawResponse } from '../../src/core/request/api-promise.js';
+import { Requester, type RequesterConfig } from '../../src/core/request/requester.js';
+import { responseValidation } from '../../src/core/request/response-validation.js';
+import { DEFAULT_RETRY } from '../../src/core/request/retry-policy.js';
+import { undiciTransport } from '../../src/core/transport/transport.js';
+import { MultipartBody } from '../../src/core/uploads/multipart-body.js';
 import { VERSION } from '../../src/version.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 import { memoryLogger } from '../helpers/memory-logger.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { generateKeyPair } from '../../src/auth/generate-key-pair.js';
 import { PartnerEquity } from '../../src/client.js';
-import { ResponseValidationError } from '../../src/core/errors.js';
-import type { ResponseValidationMode } from '../../src/core/response-validation.js';
-import { resolveResponseValidation } from '../../src/core/response-validation.js';
+import { ResponseValidationError } from '../../src/core/errors/errors.js';
+import type { ResponseValidationMode } from '../../src/core/request/response-validation.js';
+import { resolveResponseValidation } from '../../src/core/request/response-validation.js';
 import { memoryLogger } from '../helpers/memory-logger.js';
 import { scriptedAuthenticator } from '../helpers/requester-factory.js';
 import { useTestServer } from '../helpers/test-server.js';

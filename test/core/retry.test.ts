@@ -5,8 +5,8 @@ import {
   InternalServerError,
   PermissionDeniedError,
   RateLimitError,
-} from '../../src/core/errors.js';
-import { DEFAULT_RETRY } from '../../src/core/retry-policy.js';
+} from '../../src/core/errors/errors.js';
+import { DEFAULT_RETRY } from '../../src/core/request/retry-policy.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 import { Ok, ok, bearerRequester as testRequester, unavailable } from '../helpers/requester-factory.js';
 import { useTestServer } from '../helpers/test-server.js';

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ResponseTooLargeError } from '../../src/core/errors.js';
-import { undiciTransport } from '../../src/core/transport.js';
+import { ResponseTooLargeError } from '../../src/core/errors/errors.js';
+import { undiciTransport } from '../../src/core/transport/transport.js';
 
 // The default transport reads bodies through its own undici dispatch handler: these pin what undici's
 // `body.text()` did before (a body in pieces, a BOM, a query string, abort at any point, the byte cap).

@@ -1,4 +1,4 @@
-import type { Logger } from '../../src/core/logger.js';
+import type { Logger } from '../../src/core/logging/logger.js';
 
 /** One log call. */
 export interface LogLine {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Authenticator } from '../../src/core/authenticator.js';
-import { Requester, type RequesterConfig } from '../../src/core/requester.js';
-import { responseValidation } from '../../src/core/response-validation.js';
-import { DEFAULT_RETRY } from '../../src/core/retry-policy.js';
-import { undiciTransport } from '../../src/core/transport.js';
+import type { Authenticator } from '../../src/core/request/authenticator.js';
+import { Requester, type RequesterConfig } from '../../src/core/request/requester.js';
+import { responseValidation } from '../../src/core/request/response-validation.js';
+import { DEFAULT_RETRY } from '../../src/core/request/retry-policy.js';
+import { undiciTransport } from '../../src/core/transport/transport.js';
 import { ManualClock } from './manual-clock.js';
 import { memoryLogger } from './memory-logger.js';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TokenSet } from '../../src/auth/token-store.js';
-import { InputValidationError } from '../../src/core/errors.js';
+import { InputValidationError } from '../../src/core/errors/errors.js';
 import { RedisStoreError, RedisTokenStore } from '../../src/redis/index.js';
 import { connectClient, LIBRARIES, type TestClient } from './clients.js';
 import { describeWithRedis, RedisServer } from './redis-server.js';

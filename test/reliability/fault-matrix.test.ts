@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RequestOptions } from '../../src/core/request-options.js';
+import type { RequestOptions } from '../../src/core/request/request-options.js';
 import type { FaultSpec } from '../../src/testing/index.js';
 import { type ReliabilityEnv, startEnv } from './fake-env.js';
 import { WRITES, type WriteCase } from './writes.js';

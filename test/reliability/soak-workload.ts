@@ -1,5 +1,5 @@
 import type { PartnerEquity } from '../../src/client.js';
-import { deriveIdempotencyKey } from '../../src/core/idempotency.js';
+import { deriveIdempotencyKey } from '../../src/core/request/idempotency.js';
 import type { SpvRequestCreate } from '../../src/schemas/spv-requests.js';
 import type { FakePartnerEquity, FaultSpec } from '../../src/testing/index.js';
 import { investorRow } from './fake-env.js';

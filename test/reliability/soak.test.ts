@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { getResponse } from 'msw';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PartnerEquity } from '../../src/client.js';
-import { PartnerEquityError } from '../../src/core/errors.js';
+import { PartnerEquityError } from '../../src/core/errors/errors.js';
 import type { SpvRequestCreate } from '../../src/schemas/spv-requests.js';
 import {
   type EmittedEvent,

@@ -1,5 +1,5 @@
-import type { APIPromise } from '../../src/core/api-promise.js';
-import type { RequestOptions } from '../../src/core/request-options.js';
+import type { APIPromise } from '../../src/core/request/api-promise.js';
+import type { RequestOptions } from '../../src/core/request/request-options.js';
 import { approvedSpv, investorRow, pdf, person, type ReliabilityEnv, spvBody } from './fake-env.js';
 
 /** One partner write, set up on a fresh fake, then sent once under a fault. */

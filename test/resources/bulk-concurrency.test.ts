@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { PartnerEquity } from '../../src/client.js';
-import { deriveIdempotencyKey } from '../../src/core/idempotency.js';
+import { deriveIdempotencyKey } from '../../src/core/request/idempotency.js';
 import { useTestServer } from '../helpers/test-server.js';
 import { investorRows } from './fixtures.js';
 

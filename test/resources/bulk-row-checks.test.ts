@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BulkProgress } from '../../src/core/bulk-run.js';
-import { chunkKey, deriveIdempotencyKey } from '../../src/core/idempotency.js';
+import type { BulkProgress } from '../../src/core/bulk/bulk-run.js';
+import { chunkKey, deriveIdempotencyKey } from '../../src/core/request/idempotency.js';
 import { InvestorInput } from '../../src/schemas/investors.js';
 import { useFakeApi } from './fake-harness.js';
 import { investorRows } from './fixtures.js';

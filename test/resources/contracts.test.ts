@@ -3,7 +3,7 @@ import {
   AuthenticationError,
   InputValidationError,
   UnprocessableEntityError,
-} from '../../src/core/errors.js';
+} from '../../src/core/errors/errors.js';
 import { PartnerEquity } from '../../src/index.js';
 import { useFakeApi } from './fake-harness.js';
 

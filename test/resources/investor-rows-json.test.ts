@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stableJson } from '../../src/core/idempotency.js';
+import { stableJson } from '../../src/core/request/idempotency.js';
 import { investorRowsJson } from '../../src/resources/investor-rows-json.js';
 import { InvestorInput } from '../../src/schemas/investors.js';
 

@@ -8,7 +8,7 @@ import {
   InternalServerError,
   PermissionDeniedError,
   UnprocessableEntityError,
-} from '../../src/core/errors.js';
+} from '../../src/core/errors/errors.js';
 import type { InvestorInput } from '../../src/schemas/investors.js';
 import { type FakeEnv, useFakeApi } from './fake-harness.js';
 import { investorRows } from './fixtures.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConflictError } from '../../src/core/errors.js';
+import { ConflictError } from '../../src/core/errors/errors.js';
 import { useFakeApi } from './fake-harness.js';
 import { fileBytes } from './files.js';
 import { investorRows, spvBody } from './fixtures.js';

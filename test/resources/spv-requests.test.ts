@@ -7,7 +7,7 @@ import {
   NotFoundError,
   PermissionDeniedError,
   UnprocessableEntityError,
-} from '../../src/core/errors.js';
+} from '../../src/core/errors/errors.js';
 import type { SpvRequestCreate } from '../../src/schemas/spv-requests.js';
 import { type FakeEnv, useFakeApi } from './fake-harness.js';
 import { spvBody } from './fixtures.js';

@@ -7,7 +7,7 @@ import {
   NotFoundError,
   PermissionDeniedError,
   UnprocessableEntityError,
-} from '../../src/core/errors.js';
+} from '../../src/core/errors/errors.js';
 import type { SubscriptionInput } from '../../src/schemas/subscriptions.js';
 import { type FakeEnv, useFakeApi } from './fake-harness.js';
 import { approvedSpv, investorRows } from './fixtures.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AuthenticationError, PermissionDeniedError } from '../../src/core/errors.js';
+import { AuthenticationError, PermissionDeniedError } from '../../src/core/errors/errors.js';
 import { useFakeApi } from './fake-harness.js';
 
 const api = useFakeApi();

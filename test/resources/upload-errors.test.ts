@@ -8,7 +8,7 @@ import {
   PermissionDeniedError,
   UnprocessableEntityError,
   UnsupportedMediaTypeError,
-} from '../../src/core/errors.js';
+} from '../../src/core/errors/errors.js';
 import { MAX_UPLOAD_BYTES } from '../../src/schemas/uploads.js';
 import { useFakeApi } from './fake-harness.js';
 import { fileBytes } from './files.js';

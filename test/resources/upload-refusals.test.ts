@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { APIUserAbortError, InputValidationError } from '../../src/core/errors.js';
-import type { UploadFile } from '../../src/core/file-source.js';
+import { APIUserAbortError, InputValidationError } from '../../src/core/errors/errors.js';
+import type { UploadFile } from '../../src/core/uploads/file-source.js';
 import { MAX_UPLOAD_BYTES } from '../../src/schemas/uploads.js';
 import { type FakeEnv, useFakeApi } from './fake-harness.js';
 import { countingStream, fileBytes, MAGIC, spoolDirs, useTempDir } from './files.js';

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PartnerEquity } from '../../src/client.js';
-import type { UploadFile } from '../../src/core/file-source.js';
+import type { UploadFile } from '../../src/core/uploads/file-source.js';
 import { useTestServer } from '../helpers/test-server.js';
 import { useFakeApi } from './fake-harness.js';
 import { fileBytes, spoolDirs, useTempDir } from './files.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PartnerEquity } from '../../src/client.js';
-import { InputValidationError } from '../../src/core/errors.js';
+import { InputValidationError } from '../../src/core/errors/errors.js';
 import { memoryLogger } from '../helpers/memory-logger.js';
 import { useTestServer } from '../helpers/test-server.js';
 

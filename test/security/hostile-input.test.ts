@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerEquity } from '../../src/client.js';
-import { InputValidationError } from '../../src/core/errors.js';
+import { InputValidationError } from '../../src/core/errors/errors.js';
 import { pdf, type ReliabilityEnv, startEnv } from '../reliability/fake-env.js';
 import {
   boxed,

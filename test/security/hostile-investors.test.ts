@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InputValidationError } from '../../src/core/errors.js';
+import { InputValidationError } from '../../src/core/errors/errors.js';
 import { investorRow, type ReliabilityEnv, startEnv } from '../reliability/fake-env.js';
 import { boxed, hostileKey, nonString, unicodeJunk, withOwnKey } from './hostile-values.js';
 

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PartnerEquity } from '../../src/client.js';
-import { InputValidationError } from '../../src/core/errors.js';
+import { InputValidationError } from '../../src/core/errors/errors.js';
 import { investorRow, pdf, type ReliabilityEnv, startEnv } from '../reliability/fake-env.js';
 import { boxed, hostileKey, nonObject, nonString } from './hostile-values.js';
 

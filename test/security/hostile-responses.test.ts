@@ -8,9 +8,9 @@ import {
   PartnerEquityError,
   ResponseTooLargeError,
   ResponseValidationError,
-} from '../../src/core/errors.js';
-import type { Requester } from '../../src/core/requester.js';
-import { fetchTransport, type Transport, undiciTransport } from '../../src/core/transport.js';
+} from '../../src/core/errors/errors.js';
+import type { Requester } from '../../src/core/request/requester.js';
+import { fetchTransport, type Transport, undiciTransport } from '../../src/core/transport/transport.js';
 import { testRequester } from '../helpers/requester-factory.js';
 import { head, useRawHttpServer } from './raw-http-server.js';
 

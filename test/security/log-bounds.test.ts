@@ -7,7 +7,7 @@ import { investorRow, type ReliabilityEnv, startEnv } from '../reliability/fake-
  * investor rows put 500 e-mail addresses in one 78 KB log line. Bodies are now cut at 2 KiB, and personal
  * data fields are masked unless the partner opts in with `logPersonalData: true`.
  */
-const LOG_BODY_LIMIT = 2048; // the documented cut (LOG_BODY_LIMIT in src/core/log-body.ts)
+const LOG_BODY_LIMIT = 2048; // the documented cut (LOG_BODY_LIMIT in src/core/logging/log-body.ts)
 let env: ReliabilityEnv | undefined;
 afterEach(async () => {
   await env?.close();

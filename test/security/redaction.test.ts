@@ -1,8 +1,8 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { APIError, AuthenticationError } from '../../src/core/errors.js';
-import { isPersonalDataKey, redact, redactText } from '../../src/core/redact.js';
-import { MAX_SECRETS, SecretRegistry } from '../../src/core/secret-registry.js';
+import { APIError, AuthenticationError } from '../../src/core/errors/errors.js';
+import { isPersonalDataKey, redact, redactText } from '../../src/core/logging/redact.js';
+import { MAX_SECRETS, SecretRegistry } from '../../src/core/logging/secret-registry.js';
 import { startEnv } from '../reliability/fake-env.js';
 
 /** The redaction mechanism itself: by value (a client's registry), by shape, by field name. */

@@ -107,7 +107,7 @@ describe('runtime dependencies', () => {
   });
 
   it('the import scan sees real imports (guards the regexes above)', () => {
-    const sample = join(root, 'src', 'core', 'transport.ts');
+    const sample = join(root, 'src', 'core', 'transport', 'transport.ts');
     expect(bareSpecifiers(sample)).toEqual(expect.arrayContaining(['undici', 'node:stream']));
   });
 });

@@ -1,5 +1,5 @@
 import type { PartnerEquity } from '../../src/client.js';
-import { deriveIdempotencyKey } from '../../src/core/idempotency.js';
+import { deriveIdempotencyKey } from '../../src/core/request/idempotency.js';
 import type { FakePartnerEquity } from '../../src/testing/index.js';
 import type { Webhook } from '../../src/webhooks/index.node.js';
 import { investorRow, pdf, spvBody } from '../reliability/fake-env.js';

@@ -7,7 +7,7 @@ import {
   BadRequestError,
   InternalServerError,
   ResponseValidationError,
-} from '../../src/core/errors.js';
+} from '../../src/core/errors/errors.js';
 import { memoryLogger } from '../helpers/memory-logger.js';
 import { useTestServer } from '../helpers/test-server.js';
 import { Exposure } from './exposure.js';

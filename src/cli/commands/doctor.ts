@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { isCleartextToNetwork } from '../../core/loopback-host.js';
+import { isCleartextToNetwork } from '../../core/transport/loopback-host.js';
 import type { CliIo, Command, OptionValues } from '../command.js';
 import { CREDENTIAL_ENV, credentialOptions, readCredentials } from '../credentials.js';
 import { flag, stringList, stringValue } from '../parse-options.js';
@@ -136,7 +136,7 @@ export const doctor: Command = {
       [
         import('../../client.js'),
         import('../../doctor/format-doctor-report.js'),
-        import('../../core/logger.js'),
+        import('../../core/logging/logger.js'),
       ],
     );
     const client = new PartnerEquity({

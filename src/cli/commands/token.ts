@@ -1,4 +1,4 @@
-import { isCleartextToNetwork } from '../../core/loopback-host.js';
+import { isCleartextToNetwork } from '../../core/transport/loopback-host.js';
 import { cliSecrets } from '../cli-secrets.js';
 import type { Command } from '../command.js';
 import { credentialOptions, readCredentials } from '../credentials.js';
@@ -36,7 +36,7 @@ export const token: Command = {
     // Loaded here, not at startup: `--help` and usage errors stay fast without the HTTP client and zod.
     const [{ PartnerEquity }, { LOG_LEVEL_ENV, resolveLogLevel }] = await Promise.all([
       import('../../client.js'),
-      import('../../core/logger.js'),
+      import('../../core/logging/logger.js'),
     ]);
     const client = new PartnerEquity({
       ...credentials,

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import { APIPromise, type WithResponse } from './api-promise.js';
-import { APIUserAbortError, InputValidationError, type ValidationIssue } from './errors.js';
+import { APIUserAbortError, InputValidationError, type ValidationIssue } from '../errors/errors.js';
+import { APIPromise, type WithResponse } from '../request/api-promise.js';
+import type { RequestOptions } from '../request/request-options.js';
+import type { Requester } from '../request/requester.js';
 import { type FileSource, FileSourceError, toFileSource } from './file-source.js';
 import { MultipartBody } from './multipart-body.js';
-import type { RequestOptions } from './request-options.js';
-import type { Requester } from './requester.js';
 import { type PreparedUpload, prepareUpload, type UploadRules } from './upload-file.js';
 
 /** One multipart upload as a resource describes it. */

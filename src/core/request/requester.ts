@@ -1,6 +1,12 @@
 import pRetry, { AbortError } from 'p-retry';
+import {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  InputValidationError,
+} from '../errors/errors.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import type { Authenticator } from './authenticator.js';
 import {
   assertOneBody,
   buildUrl,
@@ -10,52 +16,15 @@ import {
   userAgent,
 } from './build-request.js';
 import { checkRequestOptions } from './check-request-options.js';
-import type { Clock } from './clock.js';
-import {
-  APIConnectionError,
-  APIError,
-  APITimeoutError,
-  APIUserAbortError,
-  InputValidationError,
-} from './errors.js';
-import type { Logger, LogLevel } from './logger.js';
 import { parseSuccess, type ReadResponse, type ResponseContext, toAPIError } from './read-response.js';
 import type { RequestOptions } from './request-options.js';
 import type { RequestSpec } from './request-spec.js';
-import type { ResponseValidation } from './response-validation.js';
-import { backoffDelay, isRetryableStatus, type RetryConfig } from './retry-policy.js';
+import type { RequesterConfig } from './requester-config.js';
+import { backoffDelay, isRetryableStatus } from './retry-policy.js';
 import { routeAuth } from './routes.js';
-import type { SecretRegistry } from './secret-registry.js';
 import { type CallState, sendAttempt } from './send-attempt.js';
-import type { Transport } from './transport.js';
 
-/** Everything the pipeline needs; the client builds it once from validated options. */
-export interface RequesterConfig {
-  /** The API's base URL; a base path is kept. */
-  baseUrl: URL;
-  transport: Transport;
-  clock: Clock;
-  /** Supplies bearer tokens for routes that need them. */
-  authenticator?: Authenticator | undefined;
-  /** Already filtered by level. */
-  logger: Logger;
-  /** @default 2 */
-  maxRetries: number;
-  /** Per-attempt timeout in ms. @default 60_000 */
-  timeout: number;
-  /** Total ms across all attempts and waits of one call. */
-  deadline?: number | undefined;
-  retry: RetryConfig;
-  defaultHeaders: Record<string, string>;
-  /** The logger's level; per-attempt debug fields are only built when it is `debug`. */
-  logLevel?: LogLevel | undefined;
-  /** What to do with 2xx bodies that break the spec (see `responseValidation` in the client options). */
-  validation: ResponseValidation;
-  /** The client's tokens and assertions, redacted by value from errors and log lines. */
-  secrets?: SecretRegistry | undefined;
-  /** Log personal data fields (e-mail, names, date of birth…) instead of masking them. @default false */
-  logPersonalData?: boolean | undefined;
-}
+export type { RequesterConfig };
 
 /**
  * The request pipeline every endpoint rides on: URL and headers, bearer token for routes that need one,

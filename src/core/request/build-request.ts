@@ -1,5 +1,5 @@
-import { VERSION } from '../version.js';
-import type { MultipartBody } from './multipart-body.js';
+import { VERSION } from '../../version.js';
+import type { MultipartBody } from '../uploads/multipart-body.js';
 import type { QueryParams, RequestSpec } from './request-spec.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { MultipartBody } from './multipart-body.js';
+import type { MultipartBody } from '../uploads/multipart-body.js';
 import type { RequestOptions } from './request-options.js';
 import type { ResponseValidationMode } from './response-validation.js';
 

@@ -1,5 +1,5 @@
+import { APIUserAbortError } from '../errors/errors.js';
 import type { APIPromise, WithResponse } from './api-promise.js';
-import { APIUserAbortError } from './errors.js';
 
 /** How a {@link PagePromise} fetches pages and reads items out of them. */
 export interface PageSource<Page, Item> {

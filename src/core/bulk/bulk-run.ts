@@ -1,9 +1,9 @@
-import type { APIPromise, RawResponse } from './api-promise.js';
+import { APIConnectionError, APIError, APIUserAbortError, PartnerEquityError } from '../errors/errors.js';
+import type { APIPromise, RawResponse } from '../request/api-promise.js';
+import { chunkKey, idempotencyKeyOfJson, stableJson } from '../request/idempotency.js';
+import { isRetryableStatus } from '../request/retry-policy.js';
 import type { BulkChunk } from './bulk-chunks.js';
 import { type PoolVerdict, runPool } from './bulk-pool.js';
-import { APIConnectionError, APIError, APIUserAbortError, PartnerEquityError } from './errors.js';
-import { chunkKey, idempotencyKeyOfJson, stableJson } from './idempotency.js';
-import { isRetryableStatus } from './retry-policy.js';
 
 /** Where a long bulk call stands; reported after every chunk (the last report has `done === total`). */
 export interface BulkProgress {

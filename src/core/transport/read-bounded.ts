@@ -1,5 +1,5 @@
+import { ResponseTooLargeError } from '../errors/errors.js';
 import { concatBytes } from './concat-bytes.js';
-import { ResponseTooLargeError } from './errors.js';
 
 /** A web stream's chunks, cancelled through its reader when the consumer stops early. */
 export async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {

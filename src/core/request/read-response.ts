@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { APIError, ResponseValidationError, toValidationIssues } from '../errors/errors.js';
+import { isSecretKey, redact, redactText } from '../logging/redact.js';
+import type { SecretRegistry } from '../logging/secret-registry.js';
+import { headerOf, type TransportResponse } from '../transport/transport.js';
 import type { RawResponse, WithResponse } from './api-promise.js';
-import { APIError, ResponseValidationError, toValidationIssues } from './errors.js';
-import { isSecretKey, redact, redactText } from './redact.js';
 import type { ResponseValidation } from './response-validation.js';
 import { parseRetryAfter } from './retry-policy.js';
-import type { SecretRegistry } from './secret-registry.js';
-import { headerOf, type TransportResponse } from './transport.js';
 
 /** The request id the API (or its gateway) put on a response. */
 export function requestIdOf(headers: Headers): string | undefined {

@@ -1,4 +1,4 @@
-import { InputValidationError, type ValidationIssue } from './errors.js';
+import { InputValidationError, type ValidationIssue } from '../errors/errors.js';
 import type { RequestSpec } from './request-spec.js';
 
 // RFC 9110 token characters for a header name. A value may hold tabs, visible ASCII, spaces and obs-text

@@ -1,6 +1,6 @@
+import { isSecretKey, redact, redactText } from '../logging/redact.js';
+import type { SecretRegistry } from '../logging/secret-registry.js';
 import { type ErrorCode, PartnerEquityError, type StatusErrorCode } from './partner-equity-error.js';
-import { isSecretKey, redact, redactText } from './redact.js';
-import type { SecretRegistry } from './secret-registry.js';
 
 /** One element of the partner error envelope's `validationErrors`. */
 export interface ValidationErrorItem {

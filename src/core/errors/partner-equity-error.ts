@@ -1,4 +1,4 @@
-import { redactText } from './redact.js';
+import { redactText } from '../logging/redact.js';
 
 /** Codes for errors raised by the SDK itself (not by the API). */
 export type SdkErrorCode =

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { ResponseTooLargeError } from './errors.js';
+import { ResponseTooLargeError } from '../errors/errors.js';
 
 /** undici's parsed response headers: lower-case names, repeated headers as arrays. */
 export type RawHeaders = Record<string, string | string[] | undefined>;

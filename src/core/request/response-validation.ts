@@ -1,5 +1,5 @@
-import type { ValidationIssue } from './errors.js';
-import { type Logger, readEnv } from './logger.js';
+import type { ValidationIssue } from '../errors/errors.js';
+import { type Logger, readEnv } from '../logging/logger.js';
 
 /**
  * What the SDK does with a 2xx body that breaks a field the spec states (missing, `null` where a value is

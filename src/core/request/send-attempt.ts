@@ -1,20 +1,20 @@
-import { attemptTimers } from './attempt-timers.js';
-import { encodeBody } from './build-request.js';
 import {
   APIConnectionError,
   APITimeoutError,
   APIUserAbortError,
   PartnerEquityError,
   type RequestContext,
-} from './errors.js';
-import { logBody } from './log-body.js';
-import { MultipartBody } from './multipart-body.js';
+} from '../errors/errors.js';
+import { logBody } from '../logging/log-body.js';
+import { type RedactOptions, redact, redactHeaders } from '../logging/redact.js';
+import { bodyTextOf } from '../transport/transport.js';
+import { MultipartBody } from '../uploads/multipart-body.js';
+import { attemptTimers } from './attempt-timers.js';
+import { encodeBody } from './build-request.js';
 import type { ReadResponse } from './read-response.js';
 import { readResponse, requestIdOf } from './read-response.js';
-import { type RedactOptions, redact, redactHeaders } from './redact.js';
 import type { RequestSpec } from './request-spec.js';
-import type { RequesterConfig } from './requester.js';
-import { bodyTextOf } from './transport.js';
+import type { RequesterConfig } from './requester-config.js';
 
 /** The state of one logical call across its attempts. */
 export interface CallState {

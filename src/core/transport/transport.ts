@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
+import { MultipartBody } from '../uploads/multipart-body.js';
 import { dispatchRequest, type MakeResponse, type RawHeaders } from './dispatch-request.js';
-import { MultipartBody } from './multipart-body.js';
 import { readBounded, streamChunks } from './read-bounded.js';
 
 /** One HTTP request as the pipeline hands it to a transport. Header names are lower-case. */

@@ -1,4 +1,4 @@
-import type { UploadMediaType } from '../schemas/uploads.js';
+import type { UploadMediaType } from '../../schemas/uploads.js';
 
 /** How many leading bytes {@link sniffMediaType} needs to decide (WEBP's `RIFF....WEBP` is the longest). */
 export const SNIFF_BYTES = 12;
