@@ -16,8 +16,7 @@ import {
   undiciTransport,
 } from './core/transport/transport.js';
 import type { DoctorReport } from './doctor/doctor-report.js';
-import { doctorTarget } from './doctor/doctor-target.js';
-import { type DoctorOptions, runDoctor } from './doctor/run-doctor.js';
+import type { DoctorOptions } from './doctor/run-doctor.js';
 import { Contracts } from './resources/contracts.js';
 import { Investors } from './resources/investors.js';
 import { OAuth } from './resources/oauth.js';
@@ -209,7 +208,13 @@ export class PartnerEquity {
    * if (!report.ok) process.exitCode = 1;
    * ```
    */
-  doctor(options?: DoctorOptions): Promise<DoctorReport> {
+  async doctor(options?: DoctorOptions): Promise<DoctorReport> {
+    // The doctor is a third of the client's code: loaded on first use, so an app that never calls it never
+    // parses it (the main entry's import time).
+    const [{ doctorTarget }, { runDoctor }] = await Promise.all([
+      import('./doctor/doctor-target.js'),
+      import('./doctor/run-doctor.js'),
+    ]);
     return runDoctor(doctorTarget(this.#options, this.#requester), options);
   }
 

@@ -99,6 +99,9 @@ async function run(sdk, webhooks, testing, label) {
     const { latest } = await client.contracts.versions();
     assert.equal(typeof latest, 'string');
     assert.ok(!JSON.stringify(partner).includes('PRIVATE KEY'));
+    // The doctor's code is a chunk of its own, loaded on first use: it must load from this build as well.
+    const report = await client.doctor();
+    assert.ok(report.ok, report.checks.map((check) => `${check.status} ${check.title}`).join('\n'));
   } finally {
     await client.close();
     await fake.close();
