@@ -33,7 +33,6 @@ export interface WithResponse<T> {
  */
 export class APIPromise<T> extends Promise<T> {
   readonly #result: Promise<WithResponse<T>>;
-  #data: Promise<T> | undefined;
 
   constructor(result: Promise<WithResponse<T>>) {
     // The base promise is a placeholder: `then`/`catch`/`finally` below read from `#result`. Resolving it
@@ -53,11 +52,6 @@ export class APIPromise<T> extends Promise<T> {
     return this.#result;
   }
 
-  #parsed(): Promise<T> {
-    this.#data ??= this.#result.then((result) => result.data);
-    return this.#data;
-  }
-
   // biome-ignore lint/suspicious/noThenProperty: an intentional thenable: `await` gives the parsed value.
   override then<R1 = T, R2 = never>(
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
@@ -75,6 +69,6 @@ export class APIPromise<T> extends Promise<T> {
   }
 
   override finally(onfinally?: (() => void) | null): Promise<T> {
-    return this.#parsed().finally(onfinally);
+    return this.then().finally(onfinally);
   }
 }

@@ -8,8 +8,8 @@ import type { ResponseValidation } from './response-validation.js';
 import { parseRetryAfter } from './retry-policy.js';
 
 /** The request id the API (or its gateway) put on a response. */
-export function requestIdOf(headers: Headers): string | undefined {
-  return headers.get('x-request-id') ?? headers.get('request-id') ?? undefined;
+export function requestIdOf(response: ReadResponse): string | undefined {
+  return response.header('x-request-id') ?? response.header('request-id') ?? undefined;
 }
 
 /** Where the response came from, for error messages and the raw response. */
@@ -74,7 +74,7 @@ export function parseSuccess<T, Body>(
   validation: ResponseValidation,
   select?: (body: Body) => T,
 ): WithResponse<T> | Promise<WithResponse<T>> {
-  const requestId = response.header('x-request-id') ?? response.header('request-id') ?? undefined;
+  const requestId = requestIdOf(response);
   const value = parseBody(context, response, requestId);
   if (validation.mode === 'off') return withResponse(value as Body, requestId, context, response, select);
   // Synchronous parsing unless the schema needs async (a few µs less per call, measured in bench/).
@@ -220,7 +220,7 @@ export function toAPIError(
     method: context.method,
     path: context.path,
     headers: withoutCredentials(headers),
-    requestId: requestIdOf(headers),
+    requestId: requestIdOf(response),
     idempotencyKey: context.idempotencyKey,
     attempts: context.attempts,
     body: errorBody(text, headers, secrets),

@@ -100,14 +100,15 @@ export class Requester {
     }
 
     const idempotencyKey = headers['idempotency-key'];
+    const startedAt = config.clock.now();
     const state: CallState = {
       spec,
       url: buildUrl(config.baseUrl, spec.path, spec.query),
       headers,
       idempotencyKey,
       attempts: 0,
-      startedAt: config.clock.now(),
-      deadlineAt: config.deadline === undefined ? undefined : config.clock.now() + config.deadline,
+      startedAt,
+      deadlineAt: config.deadline === undefined ? undefined : startedAt + config.deadline,
       timeout: options.timeout ?? config.timeout,
     };
     const retryable = spec.method !== 'POST' || idempotencyKey !== undefined || spec.retryPost === true;

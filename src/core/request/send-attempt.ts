@@ -102,7 +102,7 @@ export async function sendAttempt(
         status: read?.status,
         attempt: state.attempts,
         durationMs,
-        requestId: read === undefined ? undefined : requestIdOf(read.headers),
+        requestId: read === undefined ? undefined : requestIdOf(read),
         idempotencyKey: state.idempotencyKey,
         requestHeaders: redactHeaders(headers, config.secrets),
         requestBody: describeBody(spec, body, redaction),

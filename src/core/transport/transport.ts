@@ -85,8 +85,9 @@ export interface ClosableTransport extends Transport {
 }
 
 /**
- * The default transport: `undici.request` over a keep-alive `Agent` (about twice as fast as `fetch` on
- * loopback). One agent per client; clients derived with `withOptions()` share it.
+ * The default transport: undici over a keep-alive `Agent`, each response read whole by a dispatch handler
+ * (about twice as fast as `fetch` on loopback). One agent per client; clients derived with `withOptions()`
+ * share it.
  */
 export function undiciTransport(options: UndiciTransportOptions = {}): ClosableTransport {
   const owned = options.dispatcher === undefined ? new Agent() : undefined;
