@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { APITimeoutError, APIUserAbortError, InternalServerError } from '../../src/core/errors/errors.js';
 import { DEFAULT_RETRY } from '../../src/core/request/retry-policy.js';
@@ -98,5 +99,25 @@ describe('deadline, timeout and abort', () => {
       }),
     ).rejects.toBeInstanceOf(APIUserAbortError);
     expect(server().requests).toHaveLength(0);
+  });
+
+  it('leaves no listener on a signal shared by many calls', async () => {
+    // One long-lived signal for a whole job (a shutdown signal, say): each attempt listens while in flight
+    // and lets go after, so the signal never collects listeners (no MaxListenersExceededWarning).
+    const controller = new AbortController();
+    server().reply(...Array.from({ length: 20 }, () => ok));
+    const requester = testRequester(server().url);
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        requester.request({
+          method: 'GET',
+          path: '/v1/contracts',
+          response: Ok,
+          options: { signal: controller.signal },
+        }),
+      ),
+    );
+    expect(server().requests).toHaveLength(20);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });

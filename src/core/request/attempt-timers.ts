@@ -1,8 +1,13 @@
+/** What a due timer aborts: an `AbortController`, or the pipeline's lighter `AttemptAbort`. */
+export interface Abortable {
+  abort(): void;
+}
+
 /** An armed attempt timeout: {@link AttemptTimers.cancel} it once the attempt has settled. */
 export interface AttemptTimer {
   /** `performance.now()` time at which the controller is aborted. */
   readonly dueAt: number;
-  readonly controller: AbortController;
+  readonly controller: Abortable;
 }
 
 /**
@@ -20,7 +25,7 @@ export class AttemptTimers {
   #armedFor = Number.POSITIVE_INFINITY;
 
   /** Aborts `controller` after `ms` milliseconds unless cancelled first. */
-  arm(controller: AbortController, ms: number): AttemptTimer {
+  arm(controller: Abortable, ms: number): AttemptTimer {
     const timer: AttemptTimer = { dueAt: performance.now() + ms, controller };
     if (this.#pending.size === 0) this.#handle?.ref();
     this.#pending.add(timer);

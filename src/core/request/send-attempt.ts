@@ -7,7 +7,8 @@ import {
 } from '../errors/errors.js';
 import { logBody } from '../logging/log-body.js';
 import { type RedactOptions, redact, redactHeaders } from '../logging/redact.js';
-import { bodyTextOf } from '../transport/transport.js';
+import { AttemptAbort } from '../transport/attempt-abort.js';
+import { bodyTextOf, sendThrough } from '../transport/transport.js';
 import { MultipartBody } from '../uploads/multipart-body.js';
 import { attemptTimers } from './attempt-timers.js';
 import { encodeBody } from './build-request.js';
@@ -60,22 +61,34 @@ export async function sendAttempt(
     token === undefined ? state.headers : { ...state.headers, authorization: `Bearer ${token}` };
   const body = encodeBody(spec);
   state.attempts += 1;
-  const timer = new AbortController();
-  const armed = attemptTimers.arm(timer, limit);
+  // The attempt's abort: the shared timer, and the caller's signal through one listener (only when given).
+  const abort = new AttemptAbort();
+  const armed = attemptTimers.arm(abort, limit);
   const callerSignal = spec.options?.signal;
-  const signal = callerSignal === undefined ? timer.signal : AbortSignal.any([callerSignal, timer.signal]);
+  let onCallerAbort: (() => void) | undefined;
+  if (callerSignal?.aborted) abort.abort(callerSignal.reason);
+  else if (callerSignal !== undefined) {
+    onCallerAbort = () => abort.abort(callerSignal.reason);
+    callerSignal.addEventListener('abort', onCallerAbort, { once: true });
+  }
   // Per-attempt debug fields (duration, redacted headers and bodies) exist only at debug level.
   const debug = config.logLevel === undefined || config.logLevel === 'debug';
   const started = debug ? clock.now() : 0;
   let read: ReadResponse | undefined;
   let failure: Error | undefined;
   try {
-    const response = await transport({ method: spec.method, url: state.url, headers, body, signal });
+    const response = await sendThrough(transport, {
+      method: spec.method,
+      url: state.url,
+      headers,
+      body,
+      abort,
+    });
     read = readResponse(response, bodyTextOf(response) ?? (await response.text()));
     return read;
   } catch (error) {
     if (callerSignal?.aborted) failure = new APIUserAbortError(spec, { cause: callerSignal.reason });
-    else if (timer.signal.aborted) {
+    else if (abort.aborted) {
       failure =
         scope === 'deadline'
           ? deadlineError(contextOf(state), config.deadline, error)
@@ -86,6 +99,7 @@ export async function sendAttempt(
     throw failure;
   } finally {
     attemptTimers.cancel(armed);
+    if (onCallerAbort !== undefined) callerSignal?.removeEventListener('abort', onCallerAbort);
     if (debug) {
       const durationMs = clock.now() - started;
       const outcome =

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { ResponseTooLargeError } from '../errors/errors.js';
+import { AttemptAbort } from './attempt-abort.js';
 
 /** undici's parsed response headers: lower-case names, repeated headers as arrays. */
 export type RawHeaders = Record<string, string | string[] | undefined>;
@@ -13,31 +14,33 @@ export type MakeResponse<R> = (status: number, headers: RawHeaders, text: string
 /**
  * Sends one request through `dispatcher.dispatch` and collects the whole response body, without the
  * `Readable` stream, async resource and body-mixin promises that `undici.request` + `body.text()` build
- * per request (the largest single cost the SDK added to a GET, by profile and A/B bench). `signal`
- * aborts the request at any point, as `request`'s own `signal` does; a body over `limit` bytes (declared
- * or counted) aborts it with {@link ResponseTooLargeError}.
+ * per request (the largest single cost the SDK added to a GET, by profile and A/B bench). `abort` (the
+ * pipeline's {@link AttemptAbort}, or any `AbortSignal`) aborts the request at any point, as `request`'s
+ * own `signal` does; a body over `limit` bytes (declared or counted) aborts it with
+ * {@link ResponseTooLargeError}.
  */
 export function dispatchRequest<R>(
   dispatcher: Dispatcher,
   options: Dispatcher.DispatchOptions,
-  signal: AbortSignal,
+  abort: AbortSignal | AttemptAbort,
   limit: number,
   make: MakeResponse<R>,
 ): Promise<R> {
   return new Promise((resolve, reject) => {
-    dispatcher.dispatch(options, new CollectingHandler(resolve, reject, make, signal, limit));
+    dispatcher.dispatch(options, new CollectingHandler(resolve, reject, make, abort, limit));
   });
 }
 
 type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestStart']>>[0];
 
-// undici's handler protocol (onRequestStart … onResponseEnd / onResponseError), and the signal's `abort`
-// listener as `handleEvent`: one object per request, no closures.
+// undici's handler protocol (onRequestStart … onResponseEnd / onResponseError), and the abort listener as
+// `handleEvent` (of an AttemptAbort: a field set; of an AbortSignal: an event listener): one object per
+// request, no closures.
 class CollectingHandler<R> implements Dispatcher.DispatchHandler {
   readonly #resolve: (response: R) => void;
   readonly #reject: (error: unknown) => void;
   readonly #make: MakeResponse<R>;
-  readonly #signal: AbortSignal;
+  readonly #abort: AbortSignal | AttemptAbort;
   readonly #limit: number;
   #controller: Controller | undefined;
   // What the signal was aborted with (any value; undici hands it on as the rejection, as `request` does).
@@ -54,21 +57,22 @@ class CollectingHandler<R> implements Dispatcher.DispatchHandler {
     resolve: (response: R) => void,
     reject: (error: unknown) => void,
     make: MakeResponse<R>,
-    signal: AbortSignal,
+    abort: AbortSignal | AttemptAbort,
     limit: number,
   ) {
     this.#resolve = resolve;
     this.#reject = reject;
     this.#make = make;
-    this.#signal = signal;
+    this.#abort = abort;
     this.#limit = limit;
-    if (signal.aborted) this.#reason = reasonOf(signal);
-    else signal.addEventListener('abort', this, { once: true });
+    if (abort.aborted) this.#reason = reasonOf(abort);
+    else if (abort instanceof AttemptAbort) abort.listen(this);
+    else abort.addEventListener('abort', this, { once: true });
   }
 
-  /** The signal's `abort` listener. */
+  /** The abort listener. */
   handleEvent(): void {
-    this.#reason = reasonOf(this.#signal);
+    this.#reason = reasonOf(this.#abort);
     this.#controller?.abort(this.#reason);
   }
 
@@ -109,13 +113,15 @@ class CollectingHandler<R> implements Dispatcher.DispatchHandler {
   #finish(): boolean {
     if (this.#settled) return false;
     this.#settled = true;
-    this.#signal.removeEventListener('abort', this);
+    const abort = this.#abort;
+    if (abort instanceof AttemptAbort) abort.listen(undefined);
+    else abort.removeEventListener('abort', this);
     return true;
   }
 }
 
-function reasonOf(signal: AbortSignal): Error {
-  return (signal.reason ?? new DOMException('This operation was aborted', 'AbortError')) as Error;
+function reasonOf(abort: AbortSignal | AttemptAbort): Error {
+  return (abort.reason ?? new DOMException('This operation was aborted', 'AbortError')) as Error;
 }
 
 function decode(bytes: Buffer | undefined): string {

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
 import { MultipartBody } from '../uploads/multipart-body.js';
+import { AttemptAbort } from './attempt-abort.js';
 import { dispatchRequest, type MakeResponse, type RawHeaders } from './dispatch-request.js';
 import { readBounded, streamChunks } from './read-bounded.js';
 
@@ -31,6 +32,30 @@ export interface TransportResponse {
  * Rejections mean "no usable response" (the pipeline reports them as connection errors).
  */
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
+
+/**
+ * One attempt as the pipeline hands it over: a {@link TransportRequest} whose `signal` is the attempt's
+ * {@link AttemptAbort}, made into an `AbortSignal` only for a transport that needs one.
+ */
+export interface AttemptRequest extends Omit<TransportRequest, 'signal'> {
+  abort: AttemptAbort;
+}
+
+// The SDK's own transport takes an AttemptRequest as is (no AbortSignal per request) through this entry.
+const ATTEMPT_ENTRY = Symbol('attemptEntry');
+
+type AttemptEntry = (request: AttemptRequest) => Promise<TransportResponse>;
+
+/**
+ * Sends one attempt through `transport`: straight to the default transport's own entry, else as a
+ * {@link TransportRequest} with `abort.signal` (any custom transport, a wrapper, `fetchTransport`).
+ */
+export function sendThrough(transport: Transport, request: AttemptRequest): Promise<TransportResponse> {
+  const entry = (transport as { [ATTEMPT_ENTRY]?: AttemptEntry })[ATTEMPT_ENTRY];
+  if (entry !== undefined) return entry(request);
+  const { method, url, headers, body, abort } = request;
+  return transport({ method, url, headers, body, signal: abort.signal });
+}
 
 // undici's own header record (lower-case names) on the responses of `undiciTransport`, read by `headerOf`.
 const RAW_HEADERS = Symbol('rawHeaders');
@@ -100,7 +125,7 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
 
   // Not async: the response promise is handed on as is (one promise layer less per call); a synchronous
   // failure still becomes a rejection.
-  const transport = (req: TransportRequest): Promise<TransportResponse> => {
+  const send = (req: Omit<TransportRequest, 'signal'>, abort: AbortSignal | AttemptAbort) => {
     try {
       let headers = req.headers;
       let body: string | Uint8Array | Readable | null = null;
@@ -122,12 +147,14 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
         headers,
         body,
       };
-      return read(dispatcher, options, req.signal, limit, makeUndiciResponse);
+      return read(dispatcher, options, abort, limit, makeUndiciResponse);
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.reject<UndiciResponse>(error);
     }
   };
-  return Object.assign(transport, { close: async () => owned?.close?.() });
+  const transport = (req: TransportRequest): Promise<TransportResponse> => send(req, req.signal);
+  const entry: AttemptEntry = (req) => send(req, req.abort);
+  return Object.assign(transport, { close: async () => owned?.close?.(), [ATTEMPT_ENTRY]: entry });
 }
 
 // A response of `undiciTransport`, body already read. A class, so a response costs one small object; the
@@ -176,10 +203,11 @@ function isBun(): boolean {
 async function readWithRequest<R>(
   dispatcher: Dispatcher,
   { origin, path, ...options }: Dispatcher.DispatchOptions,
-  signal: AbortSignal,
+  abort: AbortSignal | AttemptAbort,
   limit: number,
   make: MakeResponse<R>,
 ): Promise<R> {
+  const signal = abort instanceof AttemptAbort ? abort.signal : abort;
   const response = await request(new URL(path, origin), { ...options, signal, dispatcher });
   const headers = response.headers;
   const declared = Number(rawHeader(headers, 'content-length') ?? Number.NaN);
