@@ -85,6 +85,22 @@ describe('Requester: what goes on the wire', () => {
     expect(response).toMatchObject({ status: 201, requestId: 'req_2', idempotencyKey: 'key-1' });
   });
 
+  it('withResponse() gives a plain object: spreading or logging it keeps the raw response and its headers', async () => {
+    server().reply({ status: 200, body: { id: 't2' }, headers: { 'x-request-id': 'req_3' } });
+    const result = await requester()
+      .request({ method: 'GET', path: '/v1/contracts', response: Thing })
+      .withResponse();
+    const copy = { ...result };
+    expect(Object.keys(copy)).toEqual(['data', 'response']);
+    expect(copy.response).toMatchObject({ status: 200, requestId: 'req_3', attempts: 1, replayed: false });
+    expect(copy.response.headers.get('x-request-id')).toBe('req_3');
+    expect(Object.keys({ ...copy.response })).toContain('headers');
+    expect(JSON.parse(JSON.stringify(result))).toMatchObject({
+      data: { id: 't2' },
+      response: { status: 200, requestId: 'req_3' },
+    });
+  });
+
   it('sends form bodies url-encoded', async () => {
     server().reply({ status: 201, body: { id: 'tok' } });
     await requester().request({

@@ -49,7 +49,8 @@ export class APIPromise<T> extends Promise<T> {
 
   /** The parsed value and the raw response. */
   withResponse(): Promise<WithResponse<T>> {
-    return this.#result;
+    // A plain object (the pipeline's result builds `response` on first read, so a plain `await` never does).
+    return this.#result.then(plainResult);
   }
 
   // biome-ignore lint/suspicious/noThenProperty: an intentional thenable: `await` gives the parsed value.
@@ -71,4 +72,8 @@ export class APIPromise<T> extends Promise<T> {
   override finally(onfinally?: (() => void) | null): Promise<T> {
     return this.then().finally(onfinally);
   }
+}
+
+function plainResult<T>({ data, response }: WithResponse<T>): WithResponse<T> {
+  return { data, response };
 }
