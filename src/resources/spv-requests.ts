@@ -6,7 +6,7 @@ import type { RequestOptions } from '../core/request/request-options.js';
 import type { Requester } from '../core/request/requester.js';
 import type { ContractSamplePayload } from '../schemas/contracts.js';
 import { lazySchema } from '../schemas/lazy-schema.js';
-import { PathParam } from '../schemas/request-params.js';
+import { isPathParam, PathParam } from '../schemas/request-params.js';
 import {
   type SpvRequest,
   SpvRequestCreate,
@@ -136,7 +136,9 @@ export class SpvRequests {
     options: RequestOptions | undefined,
   ): APIPromise<SpvRequest> {
     return guarded(() => {
-      const args = parseInput(Slug, { slug }, `spvRequests.${method === 'GET' ? 'get' : 'cancel'} arguments`);
+      const args = isPathParam(slug)
+        ? { slug }
+        : parseInput(Slug, { slug }, `spvRequests.${method === 'GET' ? 'get' : 'cancel'} arguments`);
       const operation = OPERATIONS[method === 'GET' ? 'spvRequests.get' : 'spvRequests.cancel'];
       return this.#requester.request({
         ...callOf(operation, args),

@@ -13,6 +13,14 @@ export const PathParam = lazySchema(() =>
     .refine((value) => value !== '.' && value !== '..', 'Must not be "." or ".." (a path segment)'),
 );
 
+/**
+ * Whether {@link PathParam} accepts `value`, without a zod parse (the hot path of `get(slug)`-style calls);
+ * a value it refuses is then parsed by the schema for its messages.
+ */
+export function isPathParam(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && value !== '.' && value !== '..';
+}
+
 /** An `Idempotency-Key` header value: visible ASCII characters only (what a header can carry unchanged). */
 export const IdempotencyKey = lazySchema(() =>
   z.string().regex(/^[\x21-\x7e]+$/, 'Expected visible ASCII characters (no spaces or control characters)'),

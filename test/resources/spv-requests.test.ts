@@ -217,6 +217,13 @@ describe('client.spvRequests.list / get / cancel', () => {
     const before = env.fake.requests.length;
     await expect(env.client.spvRequests.get('')).rejects.toBeInstanceOf(InputValidationError);
     await expect(env.client.spvRequests.cancel('')).rejects.toThrow(/slug: Required/);
+    await expect(env.client.spvRequests.get('..')).rejects.toThrow(/slug: Must not be "\." or "\.\."/);
+    await expect(env.client.spvRequests.get('.')).rejects.toBeInstanceOf(InputValidationError);
+    // A plain-JS caller's number or undefined is refused by name too, not sent as "/v1/spv-requests/42".
+    await expect(env.client.spvRequests.get(42 as unknown as string)).rejects.toThrow(/slug/);
+    await expect(env.client.spvRequests.get(undefined as unknown as string)).rejects.toBeInstanceOf(
+      InputValidationError,
+    );
     expect(env.fake.requests).toHaveLength(before);
     const stranger = await api.partner(env, { wrongKey: true });
     await expect(stranger.client.spvRequests.get(created.spvRequestSlug)).rejects.toBeInstanceOf(
