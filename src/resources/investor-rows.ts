@@ -35,29 +35,31 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
       { path: 'investors', message: 'Expected an array of investor rows' },
     ]);
   }
+  // One pass: malformed rows (reported together, before anything is sent) and duplicates. Duplicates are
+  // global (the first occurrence anywhere in the call is the one sent): one Set insertion per row; where
+  // each id first appeared is looked up only once a duplicate shows up. Rows still to check are marked in
+  // `pending`.
   const malformed: ValidationIssue[] = [];
-  investors.forEach((row: unknown, index) => {
-    if (!isRecord(row)) malformed.push({ path: `investors.${index}`, message: 'Expected an object' });
-    else if (typeof row['partnerInvestorId'] !== 'string' || row['partnerInvestorId'] === '') {
-      malformed.push({
-        path: `investors.${index}.partnerInvestorId`,
-        message: 'Required: a non-empty string (it keys the row result)',
-      });
-    }
-  });
-  if (malformed.length > 0) throw new InputValidationError('investors.create input', malformed);
-
   const rows = investors as (Record<string, unknown> & { partnerInvestorId: string })[];
-  const inputs = [...rows] as InvestorInput[];
-  // Duplicates are global (the first occurrence anywhere in the call is the one sent), so they are found
-  // up front: one Set insertion per row; where each id first appeared is looked up only once a duplicate
-  // shows up. Rows still to check are marked in `pending`.
   const pending = new Uint8Array(rows.length);
   const prefilled: (InvestorRowResult | undefined)[] = new Array(rows.length);
   const seen = new Set<string>();
   let firstAt: Map<string, number> | undefined;
   for (let index = 0; index < rows.length; index += 1) {
-    const { partnerInvestorId } = rows[index] as (typeof rows)[number];
+    const row: unknown = rows[index];
+    if (!isRecord(row)) {
+      malformed.push({ path: `investors.${index}`, message: 'Expected an object' });
+      continue;
+    }
+    const partnerInvestorId = row['partnerInvestorId'];
+    if (typeof partnerInvestorId !== 'string' || partnerInvestorId === '') {
+      malformed.push({
+        path: `investors.${index}.partnerInvestorId`,
+        message: 'Required: a non-empty string (it keys the row result)',
+      });
+      continue;
+    }
+    if (malformed.length > 0) continue; // the call is refused whole; duplicates no longer matter
     const before = seen.size;
     seen.add(partnerInvestorId);
     if (seen.size > before) {
@@ -73,6 +75,8 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
       field: 'partnerInvestorId',
     });
   }
+  if (malformed.length > 0) throw new InputValidationError('investors.create input', malformed);
+  const inputs = rows.slice() as InvestorInput[];
   const check = (start: number, end: number) => {
     for (let index = start; index < end && index < rows.length; index += 1) {
       if (pending[index] === 0) continue;

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fastInvestorRow } from '../../src/resources/fast-investor-row.js';
-import { InvestorInput } from '../../src/schemas/investors.js';
+import { z } from 'zod';
+import {
+  fastInvestorRow,
+  isCalendarDate,
+  isCountryCode,
+  isEmail,
+} from '../../src/resources/fast-investor-row.js';
+import { EMAIL_PATTERN, InvestorInput } from '../../src/schemas/investors.js';
 
 const valid = {
   partnerInvestorId: 'inv-1',
@@ -110,5 +116,84 @@ describe('fastInvestorRow', () => {
     // Both sides were exercised: many valid rows took the fast path, many bad ones were left to zod.
     expect(accepted).toBeGreaterThan(100);
     expect(refused).toBeGreaterThan(100);
+  });
+
+  it('checks e-mail addresses exactly as EMAIL_PATTERN does, white space of every kind included', () => {
+    // Every code unit JS `\s` matches, a few it does not (zero-width space, NEL), '@' and plain letters.
+    const units = [...' \t\n\v\f\r\u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeff'];
+    const alphabet = fc.constantFrom(
+      ...units,
+      '\u200b',
+      '\u0085',
+      '\u1fff',
+      '@',
+      'a',
+      'Z',
+      '.',
+      'ü',
+      '\ud83d',
+    );
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 8 }), (parts) => {
+        const value = parts.join('');
+        expect(isEmail(value)).toBe(EMAIL_PATTERN.test(value));
+      }),
+      { numRuns: 5000 },
+    );
+    for (const value of ['a@b', '@b', 'a@', 'a@@b', 'a@b@c', 'a b@c', 'a@b\u3000', '', '@']) {
+      expect(isEmail(value)).toBe(EMAIL_PATTERN.test(value));
+    }
+  });
+
+  it('checks dates exactly as z.iso.date() does: every month and day of leap and common years', () => {
+    const years = [
+      '0000',
+      '0004',
+      '0100',
+      '0400',
+      '1900',
+      '1985',
+      '1996',
+      '2000',
+      '2023',
+      '2024',
+      '2100',
+      '2400',
+      '9999',
+    ];
+    const twoDigits = Array.from({ length: 34 }, (_, n) => String(n).padStart(2, '0'));
+    let real = 0;
+    for (const year of years) {
+      for (const month of twoDigits.slice(0, 14)) {
+        for (const day of twoDigits) {
+          const value = `${year}-${month}-${day}`;
+          expect(isCalendarDate(value), value).toBe(z.regexes.date.test(value));
+          if (isCalendarDate(value)) real += 1;
+        }
+      }
+    }
+    expect(real).toBe(years.length * 365 + 7); // 0000, 0004, 0400, 1996, 2000, 2024 and 2400 are leap years
+    for (const value of [
+      '1985-2-28',
+      '1985-02-28 ',
+      '85-02-28',
+      '1985/02/28',
+      '１９８５-02-28',
+      '1985-0a-28',
+      '',
+    ]) {
+      expect(isCalendarDate(value), value).toBe(z.regexes.date.test(value));
+    }
+  });
+
+  it('checks country codes exactly as /^[A-Za-z]{2}$/ does', () => {
+    for (let first = 0; first < 0x180; first += 1) {
+      for (const second of ['a', 'Z', '@', '[', '`', '{', 'À', '1']) {
+        const value = `${String.fromCharCode(first)}${second}`;
+        expect(isCountryCode(value), value).toBe(/^[A-Za-z]{2}$/.test(value));
+      }
+    }
+    for (const value of ['', 'D', 'DEU', 'de'])
+      expect(isCountryCode(value)).toBe(/^[A-Za-z]{2}$/.test(value));
   });
 });

@@ -205,6 +205,12 @@ describe('client.investors.create', () => {
       'investors.2.partnerInvestorId',
       'investors.3.partnerInvestorId',
     ]);
+    // A hole in a sparse array is a missing row, named like the others (it used to throw a TypeError).
+    const sparse = [investorRows(1)[0]];
+    sparse[2] = investorRows(2)[1];
+    const holes = await env.client.investors.create(sparse as never).catch((e: unknown) => e);
+    expect(holes).toBeInstanceOf(InputValidationError);
+    expect((holes as InputValidationError).issues.map((i) => i.path)).toEqual(['investors.1']);
     const options = await env.client.investors
       .create(investorRows(1), {
         chunkSize: 0,
