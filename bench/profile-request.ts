@@ -1,6 +1,8 @@
 // `npm run bench:profile` — scenario 1's SDK contender alone under `node --cpu-prof`, against the replay
 // server (so the profile is the client's time, not the fake's); bench/summarize-profile.ts then prints the
 // hottest functions. The .cpuprofile stays in .bench-tmp/profiles/ for Chrome DevTools or speedscope.
+// `node … bench/profile-request.ts [requests]`; BENCH_VALIDATION=off|warn|strict picks the client's
+// responseValidation, NOBUILD=1 reuses the last .bench-tmp/dist build.
 import { buildSdk, importSdk } from './lib/build-sdk.js';
 import { spvBody } from './lib/fixtures.js';
 import { pool } from './lib/interleave.js';
@@ -9,7 +11,7 @@ import { spawnFakeServer } from './server/spawn-fake-server.js';
 import { capture, spawnReplayServer } from './server/spawn-replay-server.js';
 
 const total = Number(process.argv[2] ?? 40_000);
-await buildSdk();
+if (process.env.NOBUILD !== '1') await buildSdk();
 const { PartnerEquity } = await importSdk();
 const fake = await spawnFakeServer();
 const setup = new PartnerEquity({ ...fake.partner });
@@ -27,7 +29,13 @@ const replay = await spawnReplayServer({
   },
   publicRoutes: ['POST /v1/oauth2/tokens'],
 });
-const client = new PartnerEquity({ ...fake.partner, baseUrl: replay.baseUrl });
+// BENCH_VALIDATION=off|strict|warn profiles that responseValidation mode (default: the client's default).
+const validation = process.env.BENCH_VALIDATION as 'off' | 'strict' | 'warn' | undefined;
+const client = new PartnerEquity({
+  ...fake.partner,
+  baseUrl: replay.baseUrl,
+  ...(validation === undefined ? {} : { responseValidation: validation }),
+});
 const started = performance.now();
 await pool(total, 32, () => client.spvRequests.get(slug));
 const ms = performance.now() - started;
