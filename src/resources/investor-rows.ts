@@ -1,3 +1,4 @@
+import { FirstSeen } from '../core/bulk/first-seen.js';
 import { InputValidationError, type ValidationIssue } from '../core/errors/errors.js';
 import { InvestorInput, type InvestorRowFailure, type InvestorRowResult } from '../schemas/investors.js';
 import { fastInvestorRow } from './fast-investor-row.js';
@@ -36,15 +37,15 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
     ]);
   }
   // One pass: malformed rows (reported together, before anything is sent) and duplicates. Duplicates are
-  // global (the first occurrence anywhere in the call is the one sent): one Set insertion per row; where
-  // each id first appeared is looked up only once a duplicate shows up. Rows still to check are marked in
-  // `pending`.
+  // global (the first occurrence anywhere in the call is the one sent); `FirstSeen` says where an id first
+  // appeared. Rows still to check are marked in `pending`.
   const malformed: ValidationIssue[] = [];
   const rows = investors as (Record<string, unknown> & { partnerInvestorId: string })[];
   const pending = new Uint8Array(rows.length);
   const prefilled: (InvestorRowResult | undefined)[] = new Array(rows.length);
-  const seen = new Set<string>();
-  let firstAt: Map<string, number> | undefined;
+  // Each id as read once (a getter is not asked again), for the table to compare against.
+  const ids: string[] = new Array(rows.length);
+  const seen = new FirstSeen(rows.length, (position) => ids[position] as string);
   for (let index = 0; index < rows.length; index += 1) {
     const row: unknown = rows[index];
     if (!isRecord(row)) {
@@ -60,17 +61,15 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
       continue;
     }
     if (malformed.length > 0) continue; // the call is refused whole; duplicates no longer matter
-    const before = seen.size;
-    seen.add(partnerInvestorId);
-    if (seen.size > before) {
-      firstAt?.set(partnerInvestorId, index);
+    ids[index] = partnerInvestorId;
+    const first = seen.add(partnerInvestorId, index);
+    if (first === -1) {
       pending[index] = 1;
       continue;
     }
-    firstAt ??= firstPositions(rows, index);
     prefilled[index] = failed(partnerInvestorId, {
       code: 'duplicate_in_request',
-      message: `partnerInvestorId also appears at index ${firstAt.get(partnerInvestorId)} of this call; only that row was sent`,
+      message: `partnerInvestorId also appears at index ${first} of this call; only that row was sent`,
       retryable: false,
       field: 'partnerInvestorId',
     });
@@ -92,16 +91,6 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
     }
   };
   return { inputs, prefilled, check };
-}
-
-// Where each id of `rows[0 … end)` first appears.
-function firstPositions(rows: readonly { partnerInvestorId: string }[], end: number): Map<string, number> {
-  const positions = new Map<string, number>();
-  for (let index = 0; index < end; index += 1) {
-    const id = (rows[index] as { partnerInvestorId: string }).partnerInvestorId;
-    if (!positions.has(id)) positions.set(id, index);
-  }
-  return positions;
 }
 
 function failed(partnerInvestorId: string, error: InvestorRowFailure['error']): InvestorRowFailure {
