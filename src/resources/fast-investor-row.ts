@@ -1,8 +1,8 @@
 import type { InvestorInput } from '../schemas/investors.js';
 
 // The patterns `InvestorInput` checks with (`EMAIL_PATTERN`, `z.iso.date()`'s own and the country code's),
-// written as loops over char codes: a fifth of the regular expressions' time per row. Tests hold each one to
-// its pattern, and the whole row to zod's verdicts.
+// written to run faster than the patterns (dates and country codes as loops over char codes, about half the
+// time). Tests hold each one to its pattern, and the whole row to zod's verdicts.
 
 const optionalString = (value: unknown) => value === undefined || value === null || typeof value === 'string';
 
@@ -39,34 +39,15 @@ export function fastInvestorRow(row: Record<string, unknown>): InvestorInput | u
   return row as unknown as InvestorInput;
 }
 
-/** `EMAIL_PATTERN` (`/^[^\s@]+@[^\s@]+$/`): one `@`, neither first nor last, and no white space (JS `\s`). */
-export function isEmail(value: string): boolean {
-  let at = -1;
-  for (let index = 0; index < value.length; index += 1) {
-    const code = value.charCodeAt(index);
-    if (code === 0x40) {
-      if (at !== -1) return false;
-      at = index;
-    } else if (isWhiteSpace(code)) return false;
-  }
-  return at > 0 && at < value.length - 1;
-}
+const WHITE_SPACE = /\s/;
 
-// What `\s` matches: ECMAScript WhiteSpace and LineTerminator code units.
-function isWhiteSpace(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
+/**
+ * `EMAIL_PATTERN` (`/^[^\s@]+@[^\s@]+$/`): one `@`, neither first nor last, and no white space. Two
+ * `indexOf` and a one-class scan: faster than the anchored pattern, and than a loop over char codes.
+ */
+export function isEmail(value: string): boolean {
+  const at = value.indexOf('@');
+  return at > 0 && at < value.length - 1 && value.indexOf('@', at + 1) === -1 && !WHITE_SPACE.test(value);
 }
 
 /** `z.iso.date()`'s pattern: `YYYY-MM-DD`, a real day of a real month, 29 February in Gregorian leap years. */
