@@ -1,12 +1,14 @@
 // `npm run bench` — every scenario of issue 8, side by side on this machine; prints the table and writes
 // bench/RESULTS.md. `npm run bench -- --quick` is the CI smoke run (few iterations, RESULTS.md untouched).
 // `--only=1,3` runs some scenarios (RESULTS.md untouched as well).
+import { fork } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { buildSdk } from './lib/build-sdk.js';
 import { findings } from './lib/findings.js';
 import { machineInfo } from './lib/machine.js';
 import { renderResults, renderTable } from './lib/render.js';
-import type { BenchRow, Scenario } from './lib/result.js';
+import type { BenchRow, Scenario, ScenarioResult } from './lib/result.js';
 import { scenarios } from './scenarios/index.js';
 
 // `npm run` puts the pinned Node 24 first on PATH; a bare `tsx bench/run.ts` may pick the system Node.
@@ -41,7 +43,7 @@ for (const scenario of selected) {
   log(`bench: scenario ${scenario.id} — ${scenario.title}`);
   const t = performance.now();
   try {
-    const result = await scenario.run({ quick, log });
+    const result = await runIsolated(scenario);
     rows.push(...result.rows);
     notes.push(...result.notes);
   } catch (error) {
@@ -84,3 +86,25 @@ if (!quick && only === undefined) {
 }
 // Child processes and sockets are closed by each scenario; a failed scenario fails the command.
 process.exitCode = failed ? 1 : 0;
+
+// Each scenario runs in a fresh process (bench/run-scenario.ts): figures must not depend on which scenarios
+// ran before in the same heap. In one process the bulk scenario's CPU ratio read 1.68x after scenarios 1 to
+// 4 and 1.40 to 1.49x on its own, with the same code.
+function runIsolated(scenario: Scenario): Promise<ScenarioResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(
+      fileURLToPath(new URL('./run-scenario.ts', import.meta.url)),
+      [scenario.id, ...(quick ? ['--quick'] : [])],
+      { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+    );
+    let answer: { result: ScenarioResult } | { error: string } | undefined;
+    child.on('message', (message) => {
+      answer = message as typeof answer;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (answer !== undefined && 'result' in answer) resolve(answer.result);
+      else reject(new Error(answer?.error ?? `scenario ${scenario.id} exited with code ${code}`));
+    });
+  });
+}

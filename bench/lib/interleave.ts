@@ -35,9 +35,13 @@ export interface ContenderResult {
 }
 
 /**
- * Runs the contenders in interleaved rounds (A, B, C, A, B, C, …) after one untimed warm-up segment
- * each, with a full GC between segments (when `--expose-gc` is on) so no contender pays for another's
- * garbage. Interleaving spreads the noise of a shared machine over every contender alike.
+ * Runs the contenders in interleaved rounds after one untimed warm-up segment each, the order rotated every
+ * round (A, B, C; B, C, A; C, A, B; …) so each follows each of the others equally often: without a forced
+ * GC, a segment pays for collecting some of the garbage the one before it left (a fetch client's segment
+ * leaves much), and a fixed order charged that to the same contender every round. With `--expose-gc`, a
+ * full GC also runs between segments (the bench does not set it: forced full GCs shrink the heap and made
+ * every contender slower, by half for some). Interleaving spreads the noise of a shared machine over every
+ * contender alike.
  */
 export async function interleave(
   contenders: readonly Contender[],
@@ -48,7 +52,8 @@ export async function interleave(
   for (const contender of contenders) await contender.segment();
   const segments = new Map<string, Segment[]>(contenders.map((c) => [c.name, []]));
   for (let round = 0; round < rounds; round++) {
-    for (const contender of contenders) {
+    for (let turn = 0; turn < contenders.length; turn++) {
+      const contender = contenders[(round + turn) % contenders.length] as Contender;
       await between?.();
       collectGarbage();
       const segment = await timed(() => contender.segment());
