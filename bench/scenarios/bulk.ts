@@ -107,7 +107,7 @@ export async function runBulk({ quick, log }: BenchContext): Promise<ScenarioRes
         ),
       ],
       notes: [
-        `Bulk: ${total.toLocaleString('en')} investors per contender and round, ${rounds} interleaved rounds after a warm-up each, chunks of ${CHUNK_SIZE}, ${CONCURRENCY} in flight, against FakePartnerEquity in a separate process. The SDK also checks every row client-side and derives each chunk's idempotency key from its rows (SHA-256 of the chunk's JSON, the same text it sends); the raw client does neither. "Client CPU" is the benchmark process's user+system CPU per row (the fake runs in its own process); the CPU ratio is the median of per-round ratios.`,
+        `Bulk: ${total.toLocaleString('en')} investors per contender and round, ${rounds} interleaved rounds (the order alternating) after a warm-up each, chunks of ${CHUNK_SIZE}, ${CONCURRENCY} in flight, against FakePartnerEquity in a separate process. The SDK also checks every row client-side and derives each chunk's idempotency key from its rows (SHA-256 of the chunk's JSON, the same text it sends); the raw client does neither. "Client CPU" is the benchmark process's user+system CPU per row (the fake runs in its own process); the CPU ratio is the median of per-round ratios.`,
       ],
     };
   } finally {
