@@ -28,7 +28,8 @@ export function acceptsAsIs(schema: z.ZodType, value: unknown): boolean {
   return check?.(value) === true;
 }
 
-interface Def {
+/** The parts of a zod schema's definition (`_zod.def`) the check reads. */
+export interface ZodDef {
   type: string;
   checks?: unknown[];
   check?: unknown;
@@ -46,12 +47,13 @@ interface Def {
   catchall?: z.ZodType;
 }
 
-function defOf(schema: z.ZodType): Def {
-  return (schema as unknown as { _zod: { def: Def } })._zod.def;
+/** A schema's definition (building a lazy schema, as any read of it does). */
+export function defOf(schema: z.ZodType): ZodDef {
+  return (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
 }
 
 // A node with checks (`.min()`, `.refine()`), a string format (`z.url()`), an integer format or coercion.
-function refined(def: Def): boolean {
+function refined(def: ZodDef): boolean {
   return (
     (def.checks !== undefined && def.checks.length > 0) ||
     def.check !== undefined ||
@@ -114,7 +116,7 @@ function compile(schema: z.ZodType): Check | undefined {
 }
 
 // `record(string, V)`: a plain object whose every value V accepts (no symbol keys: zod refuses those).
-function compileRecord(def: Def): Check | undefined {
+function compileRecord(def: ZodDef): Check | undefined {
   if (def.keyType === undefined || def.valueType === undefined) return undefined;
   const key = defOf(def.keyType);
   if (key.type !== 'string' || refined(key)) return undefined;
@@ -130,7 +132,7 @@ function compileRecord(def: Def): Check | undefined {
 }
 
 // An object that keeps unknown keys (catchall `unknown`): each field of the shape accepted where it is.
-function compileObject(def: Def): Check | undefined {
+function compileObject(def: ZodDef): Check | undefined {
   if (def.shape === undefined || def.catchall === undefined) return undefined;
   const catchall = defOf(def.catchall);
   if (catchall.type !== 'unknown' && catchall.type !== 'any') return undefined;
