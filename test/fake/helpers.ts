@@ -138,7 +138,9 @@ export interface ReceivedWebhook {
 }
 
 /** A real webhook receiver on 127.0.0.1:0 answering `status(n)` to the n-th delivery (0-based). */
-export async function startReceiver(status: (n: number) => number = () => 204) {
+export async function startReceiver(
+  status: (n: number, headers: Record<string, string>) => number = () => 204,
+) {
   const { createServer } = await import('node:http');
   const received: ReceivedWebhook[] = [];
   const server = createServer((req, res) => {
@@ -149,7 +151,7 @@ export async function startReceiver(status: (n: number) => number = () => 204) {
       for (const [name, value] of Object.entries(req.headers))
         if (typeof value === 'string') headers[name] = value;
       received.push({ headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(status(received.length - 1)).end();
+      res.writeHead(status(received.length - 1, headers)).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
