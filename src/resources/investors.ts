@@ -18,7 +18,6 @@ import {
   resultRows,
   splitResults,
 } from './bulk-options.js';
-import { FastInvestorCreateResponse } from './fast-investor-results.js';
 import { resolveIdempotencyKey } from './idempotent-request-options.js';
 import { checkInvestorRows } from './investor-rows.js';
 import { investorRowsJson } from './investor-rows-json.js';
@@ -98,8 +97,6 @@ export class Investors {
             ...callOf(OPERATIONS['investors.create']),
             json: { investors: rows },
             jsonText: `{"investors":${rowsJson}}`,
-            // The operation's schema, with a zod-free path for the usual answer (same verdicts and issues).
-            response: FastInvestorCreateResponse,
             idempotencyKey,
             // Defensive: with responseValidation 'warn' or 'off' the body may not match; rows without a
             // result then fail as `missing_result` (retryable) instead of being lost.
