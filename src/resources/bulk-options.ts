@@ -70,17 +70,30 @@ export function splitResults<
   return split;
 }
 
-/** The object elements of a body's `results`, whatever the body is, each through `map` when given. */
+/**
+ * The object elements of a body's `results`, whatever the body is, each through `map` when given (`map`
+ * must not change its argument). Usually every element is an object that `map` returns as it is: then the
+ * body's own array is returned rather than a copy.
+ */
 export function resultRows<Row, Out = Row>(
   body: { results: Row[] } | null | undefined,
   map?: (row: Row) => Out,
 ): Out[] {
   const rows: unknown = body?.results;
+  if (!Array.isArray(rows)) return [];
   const out: Out[] = [];
-  if (!Array.isArray(rows)) return out;
-  for (const row of rows as Row[]) {
-    if (typeof row === 'object' && row !== null)
-      out.push(map === undefined ? (row as unknown as Out) : map(row));
+  let asIs = true;
+  for (let index = 0; index < rows.length; index += 1) {
+    const row: unknown = rows[index];
+    const kept = typeof row === 'object' && row !== null;
+    const mapped = kept && map !== undefined ? map(row as Row) : (row as Out);
+    if (asIs) {
+      if (kept && mapped === row) continue;
+      // The first element that is dropped or changed: the rows before it are kept as they are.
+      asIs = false;
+      for (let earlier = 0; earlier < index; earlier += 1) out.push(rows[earlier] as Out);
+    }
+    if (kept) out.push(mapped);
   }
-  return out;
+  return asIs ? (rows as Out[]) : out;
 }

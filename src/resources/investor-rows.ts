@@ -80,9 +80,8 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
     for (let index = start; index < end && index < rows.length; index += 1) {
       if (pending[index] === 0) continue;
       const row = rows[index] as (typeof rows)[number];
-      const fast = fastInvestorRow(row);
-      if (fast !== undefined) inputs[index] = fast;
-      else {
+      // The usual row passes as it is (`inputs` already holds it); zod decides the rest.
+      if (fastInvestorRow(row) === undefined) {
         const parsed = InvestorInput.safeParse(row);
         if (parsed.success) inputs[index] = parsed.data;
         else prefilled[index] = failed(row.partnerInvestorId, investorRowError(parsed.error.issues));

@@ -20,7 +20,7 @@ import {
 } from './bulk-options.js';
 import { resolveIdempotencyKey } from './idempotent-request-options.js';
 import { checkInvestorRows } from './investor-rows.js';
-import { investorRowsJson } from './investor-rows-json.js';
+import { investorsBodyJson } from './investors-body-json.js';
 import { callOf, OPERATIONS } from './operations.js';
 import { guarded, inputIssues, requestOptions } from './parse-input.js';
 
@@ -92,18 +92,19 @@ export class Investors {
         chunkSize: data.chunkSize ?? DEFAULT_CHUNK_SIZE,
         concurrency: data.concurrency ?? DEFAULT_CONCURRENCY,
         baseKey: key,
-        send: (rows, idempotencyKey, rowsJson) =>
+        field: 'investors',
+        send: (rows, idempotencyKey, bodyJson) =>
           this.#requester.request({
             ...callOf(OPERATIONS['investors.create']),
             json: { investors: rows },
-            jsonText: `{"investors":${rowsJson}}`,
+            jsonText: bodyJson,
             idempotencyKey,
             // Defensive: with responseValidation 'warn' or 'off' the body may not match; rows without a
             // result then fail as `missing_result` (retryable) instead of being lost.
             select: (body) => resultRows(body, investorRowResult),
             options: pipelineOptions,
           }),
-        stableJsonOf: investorRowsJson,
+        bodyJsonOf: investorsBodyJson,
         keyOf: (row) => row.partnerInvestorId,
         resultKeyOf: (result) => result.partnerInvestorId,
         failure: (row, error) => ({ partnerInvestorId: row.partnerInvestorId, status: 'failed', error }),

@@ -129,11 +129,12 @@ export class Subscriptions {
         chunkSize: bulk.data.chunkSize ?? DEFAULT_CHUNK_SIZE,
         concurrency: bulk.data.concurrency ?? DEFAULT_CONCURRENCY,
         baseKey: key,
-        send: (rows, idempotencyKey, rowsJson) =>
+        field: 'subscriptions',
+        send: (rows, idempotencyKey, bodyJson) =>
           this.#requester.request({
             ...call,
             json: { subscriptions: rows },
-            jsonText: `{"subscriptions":${rowsJson}}`,
+            jsonText: bodyJson,
             idempotencyKey,
             select: (body) => resultRows(body) as SubscriptionRowSuccess[],
             options: pipelineOptions,

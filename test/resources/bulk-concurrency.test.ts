@@ -104,6 +104,27 @@ describe('investors.create chunking on the wire', () => {
     expect(server().requests).toHaveLength(1);
   });
 
+  it('an answer in order at first and out of order later is paired by key, row by row', async () => {
+    const answer = (ids: string[]) =>
+      ids.map((id) => ({ partnerInvestorId: id, status: 'created', servicePersonId: `per_${id}` }));
+    // Rows 0 and 1 in place, then 3 before 2; then an id nobody sent in place of row 2.
+    server().reply({ status: 200, body: { results: answer(['inv-0', 'inv-1', 'inv-3', 'inv-2']) } });
+    server().reply({ status: 200, body: { results: answer(['inv-0', 'inv-1', 'inv-x', 'inv-3']) } });
+    const sdk = client();
+    const swapped = await sdk.investors.create(investorRows(4));
+    const unknown = await sdk.investors.create(investorRows(4));
+    await sdk.close();
+    expect(swapped.results.map((r) => [r.partnerInvestorId, r.servicePersonId])).toEqual(
+      ['inv-0', 'inv-1', 'inv-2', 'inv-3'].map((id) => [id, `per_${id}`]),
+    );
+    expect(unknown.results.map((r) => r.servicePersonId ?? r.error?.code)).toEqual([
+      'per_inv-0',
+      'per_inv-1',
+      'missing_result',
+      'per_inv-3',
+    ]);
+  });
+
   it('a row the API leaves unanswered comes back failed and retryable', async () => {
     server().reply({
       status: 200,

@@ -6,6 +6,18 @@
  */
 export interface BulkChunk {
   index: number;
-  /** Input positions of the rows it sends, ascending. */
-  positions: number[];
+  /** The slot's first input position. */
+  start: number;
+  /** How many rows it sends. */
+  count: number;
+  /**
+   * Input positions of the rows it sends, ascending, when some rows of the slot were refused; `undefined`
+   * in the usual case, a slot sent whole (positions `start … start + count - 1`).
+   */
+  positions: number[] | undefined;
+}
+
+/** The input position of the chunk's `i`-th row. */
+export function positionOf(chunk: BulkChunk, i: number): number {
+  return chunk.positions === undefined ? chunk.start + i : (chunk.positions[i] as number);
 }

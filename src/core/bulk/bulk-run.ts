@@ -2,7 +2,7 @@ import { APIConnectionError, APIError, APIUserAbortError, PartnerEquityError } f
 import type { APIPromise, RawResponse } from '../request/api-promise.js';
 import { chunkKey, idempotencyKeyOfJson, stableJson } from '../request/idempotency.js';
 import { isRetryableStatus } from '../request/retry-policy.js';
-import type { BulkChunk } from './bulk-chunks.js';
+import { type BulkChunk, positionOf } from './bulk-chunks.js';
 import { type PoolVerdict, runPool } from './bulk-pool.js';
 
 /** Where a long bulk call stands; reported after every chunk (the last report has `done === total`). */
@@ -49,14 +49,16 @@ export interface BulkRunSpec<Input, Result> {
   concurrency: number;
   /** The call's key; chunk keys are derived from it. */
   baseKey: string;
+  /** The request body's one field: the body is `{ [field]: rows }`. */
+  field: string;
   /**
    * Sends one chunk; its `signal` (from the call's options) ends the whole call with `APIUserAbortError`.
-   * `rowsJson` is `rows` as stable JSON, the text the key was hashed from: send it as the rows' JSON rather
-   * than writing them again.
+   * `bodyJson` is the body as stable JSON, the text whose rows the key was hashed from: send it rather than
+   * writing the rows again.
    */
-  send(rows: Input[], idempotencyKey: string, rowsJson: string): APIPromise<readonly Result[]>;
-  /** `stableJson(rows)` written faster for a known row shape; it must give the very same text. */
-  stableJsonOf?: ((rows: readonly Input[]) => string) | undefined;
+  send(rows: Input[], idempotencyKey: string, bodyJson: string): APIPromise<readonly Result[]>;
+  /** `stableJson({ [field]: rows })` written faster for a known row shape; it must give the very same text. */
+  bodyJsonOf?: ((rows: readonly Input[]) => string) | undefined;
   /**
    * The id that pairs a row with its result (`partnerInvestorId`); unique among sent rows. When a row or a
    * result of a chunk has none, that chunk's results are paired with its rows by position instead.
@@ -100,14 +102,23 @@ export async function runBulk<Input, Result>(
     const start = k * spec.chunkSize;
     const end = Math.min(start + spec.chunkSize, spec.inputs.length);
     spec.check?.(start, end);
-    const chunk: BulkChunk = { index: k, positions: [] };
+    // Usually no row of the slot was refused: the chunk is the whole slot, without a list of positions.
+    let refused = 0;
     for (let position = start; position < end; position += 1) {
       const result = spec.prefilled[position];
+      if (result === undefined) continue;
       results[position] = result;
-      if (result === undefined) chunk.positions.push(position);
+      refused += 1;
+    }
+    const chunk: BulkChunk = { index: k, start, count: end - start - refused, positions: undefined };
+    if (refused > 0) {
+      chunk.positions = [];
+      for (let position = start; position < end; position += 1) {
+        if (results[position] === undefined) chunk.positions.push(position);
+      }
     }
     chunks[k] = chunk;
-    if (chunk.positions.length > 0) reports[k] = emptyReport(chunk);
+    if (chunk.count > 0) reports[k] = emptyReport(chunk);
     return chunk;
   };
   let checkedUpTo = 0;
@@ -132,13 +143,19 @@ export async function runBulk<Input, Result>(
     };
     setImmediate(step);
   };
-  const rowsOf = (chunk: BulkChunk) => chunk.positions.map((position) => spec.inputs[position] as Input);
+  const rowsOf = (chunk: BulkChunk): Input[] =>
+    chunk.positions === undefined
+      ? spec.inputs.slice(chunk.start, chunk.start + chunk.count)
+      : chunk.positions.map((position) => spec.inputs[position] as Input);
   // Keys are hashed when their chunk is sent (or at the end, for chunks never sent): hashing 25,000 rows
   // up front delayed the first request by ~50 ms; in the pool it overlaps with the requests in flight.
-  // The key is `deriveIdempotencyKey(chunkKey(baseKey, index), rows)`, hashed from the very text sent.
-  const jsonOf = spec.stableJsonOf ?? stableJson;
-  const keyOf = (chunk: BulkChunk, json: string) =>
-    idempotencyKeyOfJson(chunkKey(spec.baseKey, chunk.index), json);
+  // The key is `deriveIdempotencyKey(chunkKey(baseKey, index), rows)`, hashed from the very text sent: the
+  // body is written once, whole, and the rows' JSON is the part of it between `{"<field>":` and `}` (a
+  // slice, not a copy).
+  const bodyJsonOf = spec.bodyJsonOf ?? ((rows: readonly Input[]) => stableJson({ [spec.field]: rows }));
+  const rowsFrom = spec.field.length + 4;
+  const keyOf = (chunk: BulkChunk, bodyJson: string) =>
+    idempotencyKeyOfJson(chunkKey(spec.baseKey, chunk.index), bodyJson.slice(rowsFrom, -1));
   const responses = new Map<number, RawResponse>();
   const progress = () => {
     if (spec.onProgress === undefined) return;
@@ -156,17 +173,31 @@ export async function runBulk<Input, Result>(
     results[position] = spec.failure(spec.inputs[position] as Input, error);
   };
 
+  // The usual answer: one result per row, in the rows' order, each with its row's key. Its results are
+  // placed as they are checked (one pass, no pairing array); `false` when the answer is any other, and the
+  // caller pairs it by key, which places (or fails) every row again.
+  const placedInOrder = (chunk: BulkChunk, rows: readonly Input[], data: readonly Result[]): boolean => {
+    if (data.length !== rows.length) return false;
+    for (let i = 0; i < rows.length; i += 1) {
+      const key = spec.keyOf(rows[i] as Input);
+      const result = data[i] as Result;
+      if (key === undefined || spec.resultKeyOf(result) !== key) return false;
+      results[positionOf(chunk, i)] = result;
+    }
+    return true;
+  };
+
   const pooled = runPool(slotCount, spec.concurrency, async (k) => {
     const chunk = slot(k);
     const report = reports[k];
     if (report === undefined) return 'continue';
     const rows = rowsOf(chunk);
-    const json = jsonOf(rows);
-    report.idempotencyKey = keyOf(chunk, json);
+    const bodyJson = bodyJsonOf(rows);
+    report.idempotencyKey = keyOf(chunk, bodyJson);
     report.sent = true;
     let verdict: PoolVerdict = 'continue';
     try {
-      const answer = spec.send(rows, report.idempotencyKey, json).withResponse();
+      const answer = spec.send(rows, report.idempotencyKey, bodyJson).withResponse();
       checkInBackground();
       const { data, response } = await answer;
       Object.assign(report, {
@@ -175,18 +206,19 @@ export async function runBulk<Input, Result>(
         attempts: response.attempts,
       });
       responses.set(k, response);
-      const paired = pairResults(spec, rows, data);
-      const { positions } = chunk;
-      for (let i = 0; i < positions.length; i += 1) {
-        const position = positions[i] as number;
-        const result = paired[i];
-        if (result !== undefined) results[position] = result;
-        else
-          fail(position, {
-            code: 'missing_result',
-            message: 'The API returned no result for this row',
-            retryable: true,
-          });
+      if (!placedInOrder(chunk, rows, data)) {
+        const paired = pairResults(spec, rows, data);
+        for (let i = 0; i < chunk.count; i += 1) {
+          const position = positionOf(chunk, i);
+          const result = paired[i];
+          if (result !== undefined) results[position] = result;
+          else
+            fail(position, {
+              code: 'missing_result',
+              message: 'The API returned no result for this row',
+              retryable: true,
+            });
+        }
       }
     } catch (error) {
       if (error instanceof APIUserAbortError || !(error instanceof PartnerEquityError)) throw error;
@@ -197,8 +229,8 @@ export async function runBulk<Input, Result>(
         requestId: error instanceof APIError ? error.requestId : undefined,
         attempts: 'attempts' in error && typeof error.attempts === 'number' ? error.attempts : 1,
       });
-      for (const position of chunk.positions) {
-        fail(position, {
+      for (let i = 0; i < chunk.count; i += 1) {
+        fail(positionOf(chunk, i), {
           code: 'request_failed',
           message: `The request for this row failed: ${error.message}`,
           retryable,
@@ -220,15 +252,16 @@ export async function runBulk<Input, Result>(
   for (const report of kept) {
     if (report.sent) continue;
     const chunk = chunks[report.index] as BulkChunk;
-    report.idempotencyKey = keyOf(chunk, jsonOf(rowsOf(chunk)));
+    report.idempotencyKey = keyOf(chunk, bodyJsonOf(rowsOf(chunk)));
   }
   const firstFailure = kept.find((report) => report.error !== undefined);
   if (responses.size === 0 && firstFailure?.error !== undefined) throw firstFailure.error;
   const stopper = kept.find((report) => report.error !== undefined && !isRetryableError(report.error));
   const unsent = kept.filter((report) => report.index >= started);
   for (const report of unsent) {
-    for (const position of (chunks[report.index] as BulkChunk).positions) {
-      fail(position, {
+    const chunk = chunks[report.index] as BulkChunk;
+    for (let i = 0; i < chunk.count; i += 1) {
+      fail(positionOf(chunk, i), {
         code: 'not_sent',
         message: `Not sent: chunk ${stopper?.index ?? '?'} failed with ${stopper?.error?.code ?? 'an error'}; send this row again`,
         retryable: true,
@@ -243,13 +276,13 @@ export async function runBulk<Input, Result>(
   };
 }
 
-// Results by row: by key when every row and result has one, else by position when the counts agree.
+// Results by row when they are not in order: by key when every row and result has one, else by position when
+// the counts agree.
 function pairResults<Input, Result>(
   spec: Pick<BulkRunSpec<Input, Result>, 'keyOf' | 'resultKeyOf'>,
   rows: readonly Input[],
   data: readonly Result[],
 ): (Result | undefined)[] {
-  if (inOrder(spec, rows, data)) return data as Result[];
   const byKey = new Map<string, Result>();
   for (const result of data) {
     const key = spec.resultKeyOf(result);
@@ -264,25 +297,10 @@ function pairResults<Input, Result>(
   return data.length === rows.length ? [...data] : [];
 }
 
-// The usual answer: one result per row, in the rows' order, each with its row's key. Pairing by key would
-// give the same (keys are unique among the sent rows) at the cost of a Map per chunk.
-function inOrder<Input, Result>(
-  spec: Pick<BulkRunSpec<Input, Result>, 'keyOf' | 'resultKeyOf'>,
-  rows: readonly Input[],
-  data: readonly Result[],
-): boolean {
-  if (data.length !== rows.length) return false;
-  for (let i = 0; i < rows.length; i += 1) {
-    const key = spec.keyOf(rows[i] as Input);
-    if (key === undefined || spec.resultKeyOf(data[i] as Result) !== key) return false;
-  }
-  return true;
-}
-
 function emptyReport(chunk: BulkChunk): BulkChunkReport {
   return {
     index: chunk.index,
-    rows: chunk.positions.length,
+    rows: chunk.count,
     idempotencyKey: '',
     sent: false,
     status: undefined,
