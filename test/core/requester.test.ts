@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { getHeapSnapshot } from 'node:v8';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import type { APIPromise, RawResponse } from '../../src/core/request/api-promise.js';
@@ -101,6 +103,23 @@ describe('Requester: what goes on the wire', () => {
     });
   });
 
+  it('a raw response kept after the call keeps its headers but not the body text', async () => {
+    // The body's text holds the marker only as written on the wire (with a JSON escape); the parsed value
+    // reads "ABC…", so a heap that still holds the escaped form still holds the text.
+    const marker = `kept-${randomUUID()}`;
+    server().reply({
+      status: 200,
+      body: `{"id":"\\u0041BC","note":"\\u0041${marker}"}`,
+      headers: { 'content-type': 'application/json', 'x-request-id': 'req_4' },
+    });
+    const { response } = await requester()
+      .request({ method: 'GET', path: '/v1/contracts', response: Thing })
+      .withResponse();
+    // A heap snapshot collects garbage first: only what is still reachable is in it.
+    expect(await heapHolds(`u0041${marker}`)).toBe(false);
+    expect(response.headers.get('x-request-id')).toBe('req_4');
+  });
+
   it('sends form bodies url-encoded', async () => {
     server().reply({ status: 201, body: { id: 'tok' } });
     await requester().request({
@@ -176,3 +195,14 @@ describe('types', () => {
     }>();
   });
 });
+
+// Whether any string in this thread's heap (after a full GC) contains `text`.
+async function heapHolds(text: string): Promise<boolean> {
+  let tail = '';
+  for await (const chunk of getHeapSnapshot()) {
+    const window = tail + String(chunk);
+    if (window.includes(text)) return true;
+    tail = window.slice(-text.length);
+  }
+  return false;
+}

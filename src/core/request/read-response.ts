@@ -3,7 +3,7 @@ import { acceptsAsIs } from '../../schemas/accepts-as-is.js';
 import { APIError, ResponseValidationError, toValidationIssues } from '../errors/errors.js';
 import { isSecretKey, redact, redactText } from '../logging/redact.js';
 import type { SecretRegistry } from '../logging/secret-registry.js';
-import { headerOf, type TransportResponse } from '../transport/transport.js';
+import { headerOf, headOf, type ResponseHead, type TransportResponse } from '../transport/transport.js';
 import type { RawResponse, WithResponse } from './api-promise.js';
 import type { ResponseValidation } from './response-validation.js';
 import { parseRetryAfter } from './retry-policy.js';
@@ -33,6 +33,8 @@ export interface ReadResponse {
   readonly headers: Headers;
   /** One header value, like `headers.get(name)` (`name` lower-case), without building `headers`. */
   header(name: string): string | null;
+  /** The headers without the body: what a raw response keeps (keeping this keeps no body text alive). */
+  head(): ResponseHead;
   text: string;
 }
 
@@ -59,6 +61,10 @@ class TransportRead implements ReadResponse {
 
   header(name: string): string | null {
     return headerOf(this.#response, name);
+  }
+
+  head(): ResponseHead {
+    return headOf(this.#response);
   }
 }
 
@@ -185,10 +191,13 @@ function validationError(
 // `headers` as an enumerable accessor that turns itself into a plain data property on first read or write:
 // most callers never look at the headers of a successful call, so they are not converted for them.
 function rawResponse(context: ResponseContext, response: ReadResponse): RawResponse {
+  // The getter keeps the headers only: a raw response kept for long (a bulk call keeps one per chunk)
+  // must not keep the body text it was parsed from.
+  const head = response.head();
   return {
     status: response.status,
     get headers(): Headers {
-      return settleHeaders(this, response.headers);
+      return settleHeaders(this, head.headers);
     },
     set headers(value: Headers) {
       settleHeaders(this, value);

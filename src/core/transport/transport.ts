@@ -157,30 +157,59 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
   return Object.assign(transport, { close: async () => owned?.close?.(), [ATTEMPT_ENTRY]: entry });
 }
 
-// A response of `undiciTransport`, body already read. A class, so a response costs one small object; the
-// WHATWG `Headers` are built on first use: the pipeline reads single headers through `headerOf`, so a call
-// that nobody asks `.headers` of never pays for them (about 9 µs a response).
-class UndiciResponse implements TransportResponse {
-  readonly status: number;
+/** The headers of a response, without its body. */
+export interface ResponseHead {
+  readonly headers: Headers;
+}
+
+// The headers of an `undiciTransport` response. The WHATWG `Headers` are built on first use: the pipeline
+// reads single headers through `headerOf`, so a call that nobody asks `.headers` of never pays for them
+// (about 9 µs a response).
+class UndiciHead implements ResponseHead {
   readonly [RAW_HEADERS]: RawHeaders;
-  /** The whole body, read before the response resolved. */
-  readonly bodyText: string;
   #headers: Headers | undefined;
 
-  constructor(status: number, headers: RawHeaders, text: string) {
-    this.status = status;
+  constructor(headers: RawHeaders) {
     this[RAW_HEADERS] = headers;
-    this.bodyText = text;
   }
 
   get headers(): Headers {
     this.#headers ??= toHeaders(this[RAW_HEADERS]);
     return this.#headers;
   }
+}
+
+// A response of `undiciTransport`, body already read: two small objects, the head and this.
+class UndiciResponse implements TransportResponse {
+  readonly status: number;
+  readonly [RAW_HEADERS]: RawHeaders;
+  readonly head: UndiciHead;
+  /** The whole body, read before the response resolved. */
+  readonly bodyText: string;
+
+  constructor(status: number, headers: RawHeaders, text: string) {
+    this.status = status;
+    this[RAW_HEADERS] = headers;
+    this.head = new UndiciHead(headers);
+    this.bodyText = text;
+  }
+
+  get headers(): Headers {
+    return this.head.headers;
+  }
 
   text(): Promise<string> {
     return Promise.resolve(this.bodyText);
   }
+}
+
+/**
+ * The part of `response` that answers for its headers and does not hold its body: what a raw response kept
+ * after the call (`withResponse()`, every chunk of a bulk call) holds on to, so that keeping it does not
+ * keep the body text alive. Other transports' responses hold no body text once it was read.
+ */
+export function headOf(response: TransportResponse): ResponseHead {
+  return response instanceof UndiciResponse ? response.head : response;
 }
 
 const makeUndiciResponse: MakeResponse<UndiciResponse> = (status, headers, text) =>
