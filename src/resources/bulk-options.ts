@@ -44,8 +44,8 @@ export function bulkFields(options: BulkCreateOptions | undefined): Record<strin
 }
 
 /**
- * A bulk call's results split in one pass: rows that `succeeded`, the others (`failed`), and the inputs
- * whose failure is `retryable`, each in input order.
+ * A bulk call's results split: rows that `succeeded`, the others (`failed`), and the inputs whose failure
+ * is `retryable`, each in input order.
  */
 export function splitResults<
   Input,
@@ -56,12 +56,19 @@ export function splitResults<
   inputs: readonly Input[],
   succeeded: (result: Result) => result is Success,
 ): { succeeded: Success[]; failed: Exclude<Result, Success>[]; retryable: Input[] } {
+  // Usually every row succeeded: then `succeeded` is made as one copy of `results`, not grown row by row.
+  let index = 0;
+  while (index < results.length) {
+    const result = results[index] as Result;
+    if (!succeeded(result) || result.error?.retryable === true) break;
+    index += 1;
+  }
   const split = {
-    succeeded: [] as Success[],
+    succeeded: results.slice(0, index) as Success[],
     failed: [] as Exclude<Result, Success>[],
     retryable: [] as Input[],
   };
-  for (let index = 0; index < results.length; index += 1) {
+  for (; index < results.length; index += 1) {
     const result = results[index] as Result;
     if (succeeded(result)) split.succeeded.push(result);
     else split.failed.push(result as Exclude<Result, Success>);

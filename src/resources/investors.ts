@@ -20,7 +20,7 @@ import {
 } from './bulk-options.js';
 import { resolveIdempotencyKey } from './idempotent-request-options.js';
 import { checkInvestorRows } from './investor-rows.js';
-import { investorsBodyJson } from './investors-body-json.js';
+import { investorsBodyWriter } from './investors-body-json.js';
 import { callOf, OPERATIONS } from './operations.js';
 import { guarded, inputIssues, requestOptions } from './parse-input.js';
 
@@ -104,7 +104,7 @@ export class Investors {
             select: (body) => resultRows(body, investorRowResult),
             options: pipelineOptions,
           }),
-        bodyJsonOf: investorsBodyJson,
+        bodyJsonOf: investorsBodyWriter(),
         keyOf: (row) => row.partnerInvestorId,
         resultKeyOf: (result) => result.partnerInvestorId,
         failure: (row, error) => ({ partnerInvestorId: row.partnerInvestorId, status: 'failed', error }),

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stableJson } from '../../src/core/request/idempotency.js';
-import { investorsBodyJson } from '../../src/resources/investors-body-json.js';
+import { investorsBodyJson, investorsBodyWriter } from '../../src/resources/investors-body-json.js';
 import { InvestorInput } from '../../src/schemas/investors.js';
 
 // Any string at all, lone surrogates, quotes and control characters included.
@@ -44,6 +44,26 @@ describe('investorsBodyJson', () => {
         expect(body).toBe(stableJson({ investors: rows }));
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('one writer, reused for chunk after chunk of any size and shape, writes each as stableJson does', () => {
+    const odd = fc.record(
+      { partnerInvestorId: text, email: fc.oneof(text, fc.constant(null)), note: text },
+      { requiredKeys: ['partnerInvestorId'] },
+    );
+    const chunk = fc.oneof(
+      { weight: 3, arbitrary: fc.array(row, { maxLength: 12 }) },
+      { weight: 1, arbitrary: fc.array(fc.oneof(row, odd), { maxLength: 12 }) },
+    );
+    fc.assert(
+      fc.property(fc.array(chunk, { minLength: 1, maxLength: 6 }), (chunks) => {
+        const write = investorsBodyWriter();
+        for (const rows of chunks) {
+          expect(write(rows as InvestorInput[])).toBe(stableJson({ investors: rows }));
+        }
+      }),
+      { numRuns: 1000 },
     );
   });
 

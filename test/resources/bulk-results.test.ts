@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resultRows } from '../../src/resources/bulk-options.js';
+import { resultRows, splitResults } from '../../src/resources/bulk-options.js';
 
 // What `resultRows` promises, written plainly: the object elements, each through `map`.
 const reference = <Row, Out>(body: { results: Row[] } | null | undefined, map?: (row: Row) => Out) => {
@@ -36,5 +36,29 @@ describe('resultRows', () => {
     for (const body of [undefined, null, {}, { results: 'x' }, { results: { 0: {} } }]) {
       expect(resultRows(body as never)).toEqual([]);
     }
+  });
+});
+
+describe('splitResults', () => {
+  type Row = { id: number; error?: { retryable: boolean } | null };
+  const isOk = (row: Row): row is Row & { error?: null } => row.error == null;
+
+  it('splits any results as a plain filter would, in input order', () => {
+    const result = fc.record({
+      id: fc.nat(99),
+      error: fc.oneof(fc.constant(undefined), fc.constant(null), fc.record({ retryable: fc.boolean() })),
+    });
+    fc.assert(
+      fc.property(fc.array(result, { maxLength: 12 }), (rows) => {
+        const results = rows as Row[];
+        const inputs = results.map((row) => `input-${row.id}`);
+        expect(splitResults(results, inputs, isOk)).toEqual({
+          succeeded: results.filter(isOk),
+          failed: results.filter((row) => !isOk(row)),
+          retryable: inputs.filter((_, i) => results[i]?.error?.retryable === true),
+        });
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
