@@ -5,8 +5,8 @@ import { spvBody } from '../lib/fixtures.js';
 import {
   type Contender,
   type ContenderResult,
+  cpuRatio,
   interleave,
-  pairedCpuRatio,
   pairedRatio,
   pool,
 } from '../lib/interleave.js';
@@ -106,7 +106,7 @@ async function compare(target: Target, { quick, log }: BenchContext) {
     return {
       rows: [
         judge(`SDK / minimal validated client throughput ${on}`, pairedRatio(sdk, minimal), 0.95, 'higher'),
-        judge(`SDK / minimal validated client CPU per GET ${on}`, pairedCpuRatio(sdk, minimal), 1.1, 'lower'),
+        judge(`SDK / minimal validated client CPU per GET ${on}`, cpuRatio(sdk, minimal), 1.1, 'lower'),
         judge(`SDK / fetch client throughput ${on}`, pairedRatio(sdk, viaFetch), 1.7, 'higher'),
         judge(
           `SDK responseValidation 'off' / raw undici throughput ${on}`,
@@ -197,7 +197,7 @@ export async function runRequestOverhead(context: BenchContext): Promise<Scenari
     return {
       rows: [...onFake.rows, ...onReplay.rows],
       notes: [
-        `Request overhead: GET ${'/v1/spv-requests/{slug}'} of an approved request (${captured.body.length} bytes of JSON), ${total.toLocaleString('en')} timed requests per contender and server (${rounds} interleaved rounds, the order rotated each round, of ${perSegment.toLocaleString('en')}, after one warm-up segment each), concurrency ${CONCURRENCY}. Servers run in their own process: "fake server" is FakePartnerEquity's loopback server (real routing, token check, state; it saturates one core at roughly a thousand requests a second, which caps every contender alike and compresses the ratios toward 1); "replay server" is a bare node:http server answering with the fake's captured response after the same bearer check, so the clients' own costs decide the throughput. Contenders: the SDK (default client, responseValidation 'warn'), the same client derived with responseValidation 'off', the minimal validated client (undici.request, a new URL per call, an AbortController signal, the SDK's own SpvRequest schema parsed once: the floor for a client that validates), raw undici (a URL built once, no signal, JSON.parse) and a hand-written fetch client. The issue's targets (SDK >= 0.95x the minimal validated client's throughput at <= 1.10x its client CPU, >= 1.7x fetch, 'off' >= 0.9x raw undici) are judged on the replay server; the fake-server rows are reported without targets, since that server sets the pace. Ratios are medians of per-round ratios (CPU ratios likewise, per request). "Client CPU" is the benchmark process's user+system CPU per request: each client's own cost, without the server's.`,
+        `Request overhead: GET ${'/v1/spv-requests/{slug}'} of an approved request (${captured.body.length} bytes of JSON), ${total.toLocaleString('en')} timed requests per contender and server (${rounds} interleaved rounds, the order rotated each round, of ${perSegment.toLocaleString('en')}, after one warm-up segment each), concurrency ${CONCURRENCY}. Servers run in their own process: "fake server" is FakePartnerEquity's loopback server (real routing, token check, state; it saturates one core at roughly a thousand requests a second, which caps every contender alike and compresses the ratios toward 1); "replay server" is a bare node:http server answering with the fake's captured response after the same bearer check, so the clients' own costs decide the throughput. Contenders: the SDK (default client, responseValidation 'warn'), the same client derived with responseValidation 'off', the minimal validated client (undici.request, a new URL per call, an AbortController signal, the SDK's own SpvRequest schema parsed once: the floor for a client that validates), raw undici (a URL built once, no signal, JSON.parse) and a hand-written fetch client. The issue's targets (SDK >= 0.95x the minimal validated client's throughput at <= 1.10x its client CPU, >= 1.7x fetch, 'off' >= 0.9x raw undici) are judged on the replay server; the fake-server rows are reported without targets, since that server sets the pace. Throughput ratios are medians of per-round ratios; CPU figures are totals over all rounds (CPU over requests), so each contender pays for the garbage collections its own allocations bring about wherever they fall. "Client CPU" is the benchmark process's user+system CPU per request: each client's own cost, without the server's.`,
       ],
     };
   } finally {
