@@ -18,7 +18,7 @@ interface SortedRow {
  * One-off form of {@link investorsBodyWriter}.
  */
 export function investorsBodyJson(rows: readonly InvestorInput[]): string {
-  return investorsBodyWriter()(rows);
+  return investorsBodyWriter().write(rows);
 }
 
 /**
@@ -33,16 +33,22 @@ export function investorsBodyJson(rows: readonly InvestorInput[]): string {
  * bytes a row on a large import): a chunk is written in one synchronous `JSON.stringify`, and they hold only
  * strings, so no code of anyone's runs while they are in use.
  */
-export function investorsBodyWriter(): (rows: readonly InvestorInput[]) => string {
-  const sorted: SortedRow[] = [];
-  const body = { investors: sorted };
-  return (rows) => {
+export function investorsBodyWriter(): InvestorsBodyWriter {
+  return new InvestorsBodyWriter();
+}
+
+// A class: `write` is the same function for every call (see `BulkRunSpec.bodyWriter`).
+class InvestorsBodyWriter {
+  readonly #sorted: SortedRow[] = [];
+  readonly #body = { investors: this.#sorted };
+
+  write(rows: readonly InvestorInput[]): string {
     // `isUsualRow` counts keys with `for…in`, which also visits enumerable keys inherited from
     // `Object.prototype`: with any there (a polluted prototype), every row takes the generic writer.
-    const usual = plainPrototypeIsClean() ? isUsualRow : () => false;
+    const usual = plainPrototypeIsClean() ? isUsualRow : isNever;
     if (rows.every(usual)) {
-      fill(sorted, rows as readonly UsualRow[]);
-      return JSON.stringify(body);
+      fill(this.#sorted, rows as readonly UsualRow[]);
+      return JSON.stringify(this.#body);
     }
     let json = '{"investors":[';
     for (let index = 0; index < rows.length; index += 1) {
@@ -51,7 +57,11 @@ export function investorsBodyWriter(): (rows: readonly InvestorInput[]) => strin
       json += usual(row) ? JSON.stringify(sortedCopy(row as UsualRow)) : stableJson(row);
     }
     return `${json}]}`;
-  };
+  }
+}
+
+function isNever(): boolean {
+  return false;
 }
 
 type UsualRow = InvestorInput & SortedRow;

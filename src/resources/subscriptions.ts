@@ -61,6 +61,31 @@ export interface SubscriptionBulkResult {
 }
 
 const isSubscribed = (row: SubscriptionRowResult): row is SubscriptionRowSuccess => row.error === undefined;
+
+// The bulk runner's callbacks are module functions, the same on every call (see `investors.create`).
+function subscriptionKey(row: SubscriptionInput): string | undefined {
+  return row.partnerSubscriptionId;
+}
+
+function subscriptionResultKey(result: SubscriptionRowResult): string | undefined {
+  return result.error === undefined ? (result.partnerSubscriptionId ?? undefined) : undefined;
+}
+
+function subscriptionFailure(
+  row: SubscriptionInput,
+  error: { code: string; message: string; retryable: boolean },
+): SubscriptionRowResult {
+  return {
+    servicePersonId: row.servicePersonId,
+    shareClassSlug: row.shareClassSlug,
+    partnerSubscriptionId: row.partnerSubscriptionId,
+    error,
+  };
+}
+
+function subscriptionResultRows(body: { results: SubscriptionRowSuccess[] }): SubscriptionRowSuccess[] {
+  return resultRows(body) as SubscriptionRowSuccess[];
+}
 const PersonArgs = lazySchema(() => z.strictObject({ spvSlug: PathParam, personId: PathParam }));
 
 const FORM = OPERATIONS['subscriptions.uploadSignedForm'];
@@ -136,18 +161,12 @@ export class Subscriptions {
             json: { subscriptions: rows },
             jsonText: bodyJson,
             idempotencyKey,
-            select: (body) => resultRows(body) as SubscriptionRowSuccess[],
+            select: subscriptionResultRows,
             options: pipelineOptions,
           }),
-        keyOf: (row) => row.partnerSubscriptionId,
-        resultKeyOf: (result) =>
-          result.error === undefined ? (result.partnerSubscriptionId ?? undefined) : undefined,
-        failure: (row, error) => ({
-          servicePersonId: row.servicePersonId,
-          shareClassSlug: row.shareClassSlug,
-          partnerSubscriptionId: row.partnerSubscriptionId,
-          error,
-        }),
+        keyOf: subscriptionKey,
+        resultKeyOf: subscriptionResultKey,
+        failure: subscriptionFailure,
         succeeded: isSubscribed,
         onProgress: bulk.data.onProgress,
       }).then(({ results, chunks, response }) => ({

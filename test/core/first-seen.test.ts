@@ -14,7 +14,7 @@ function reference(keys: readonly string[]): number[] {
 }
 
 function firstSeen(keys: readonly string[]): number[] {
-  const table = new FirstSeen(keys.length, (position) => keys[position] as string);
+  const table = new FirstSeen(keys.length, keys);
   return keys.map((key, position) => table.add(key, position));
 }
 

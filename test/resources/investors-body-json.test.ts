@@ -58,9 +58,9 @@ describe('investorsBodyJson', () => {
     );
     fc.assert(
       fc.property(fc.array(chunk, { minLength: 1, maxLength: 6 }), (chunks) => {
-        const write = investorsBodyWriter();
+        const writer = investorsBodyWriter();
         for (const rows of chunks) {
-          expect(write(rows as InvestorInput[])).toBe(stableJson({ investors: rows }));
+          expect(writer.write(rows as InvestorInput[])).toBe(stableJson({ investors: rows }));
         }
       }),
       { numRuns: 1000 },

@@ -7,7 +7,7 @@
  *
  * @example
  * ```ts
- * const seen = new FirstSeen(ids.length, (position) => ids[position]);
+ * const seen = new FirstSeen(ids.length, ids);
  * seen.add('a', 0); // -1: new
  * seen.add('a', 3); // 0: first seen at position 0
  * ```
@@ -16,15 +16,18 @@ export class FirstSeen {
   // Position + 1 per slot; 0 = empty.
   readonly #slots: Int32Array;
   readonly #mask: number;
-  readonly #keyAt: (position: number) => string;
+  // The added keys by position (the caller's array): read back to tell keys that share a slot apart. An
+  // array rather than a function per call, whose new identity each call made the optimised code of the
+  // loop that adds keys start over (V8 inlines a function call for the function it last saw).
+  readonly #keys: readonly (string | undefined)[];
 
-  /** `capacity`: how many keys will be added at most; `keyAt(position)` reads back an added key. */
-  constructor(capacity: number, keyAt: (position: number) => string) {
+  /** `capacity`: how many keys will be added at most; `keys[position]` holds the key added at `position`. */
+  constructor(capacity: number, keys: readonly (string | undefined)[]) {
     let size = 8;
     while (size < capacity * 2) size *= 2;
     this.#slots = new Int32Array(size);
     this.#mask = size - 1;
-    this.#keyAt = keyAt;
+    this.#keys = keys;
   }
 
   /** Records `key` at `position` if it is new and returns -1; else returns the position it was first added at. */
@@ -38,7 +41,7 @@ export class FirstSeen {
         slots[slot] = position + 1;
         return -1;
       }
-      if (this.#keyAt(held - 1) === key) return held - 1;
+      if (this.#keys[held - 1] === key) return held - 1;
       slot = (slot + 1) & mask;
     }
   }
