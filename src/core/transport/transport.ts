@@ -179,19 +179,23 @@ class UndiciHead implements ResponseHead {
   }
 }
 
-// A response of `undiciTransport`, body already read: two small objects, the head and this.
+// A response of `undiciTransport`, body already read: one small object; its head is made when asked for.
 class UndiciResponse implements TransportResponse {
   readonly status: number;
   readonly [RAW_HEADERS]: RawHeaders;
-  readonly head: UndiciHead;
   /** The whole body, read before the response resolved. */
   readonly bodyText: string;
+  #head: UndiciHead | undefined;
 
   constructor(status: number, headers: RawHeaders, text: string) {
     this.status = status;
     this[RAW_HEADERS] = headers;
-    this.head = new UndiciHead(headers);
     this.bodyText = text;
+  }
+
+  get head(): UndiciHead {
+    this.#head ??= new UndiciHead(this[RAW_HEADERS]);
+    return this.#head;
   }
 
   get headers(): Headers {
