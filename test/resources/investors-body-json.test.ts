@@ -1,11 +1,24 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stableJson } from '../../src/core/request/idempotency.js';
-import { investorsBodyJson, investorsBodyWriter } from '../../src/resources/investors-body-json.js';
+import { investorsBodyWriter } from '../../src/resources/investors-body-json.js';
 import { InvestorInput } from '../../src/schemas/investors.js';
 
 // Any string at all, lone surrogates, quotes and control characters included.
 const text = fc.string({ unit: 'binary', maxLength: 20 });
+// One chunk's body through a writer of its own.
+const investorsBodyJson = (rows: readonly InvestorInput[]) => investorsBodyWriter().write(rows);
+
+// The usual row: the six stated fields, all strings.
+const FULL_ROW = {
+  partnerInvestorId: 'inv-1',
+  email: 'a@example.com',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  dateOfBirth: '1985-02-28',
+  countryOfResidence: 'DE',
+};
+
 const row = fc.record({
   partnerInvestorId: text,
   email: text,
@@ -68,14 +81,7 @@ describe('investorsBodyJson', () => {
   });
 
   it('writes what stableJson writes for null-prototype rows and under a polluted Object.prototype', () => {
-    const full = {
-      partnerInvestorId: 'inv-1',
-      email: 'a@example.com',
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      dateOfBirth: '1985-02-28',
-      countryOfResidence: 'DE',
-    };
+    const full = FULL_ROW;
     const bare = Object.assign(Object.create(null) as InvestorInput, full);
     expect(investorsBodyJson([bare])).toBe(stableJson({ investors: [full] }));
     // Five own fields and an inherited sixth: for…in would count six; the row must be written as it is.
@@ -91,14 +97,7 @@ describe('investorsBodyJson', () => {
   });
 
   it('covers every field of InvestorInput (a new field must be added to it)', () => {
-    const parsed = InvestorInput.parse({
-      partnerInvestorId: 'inv-1',
-      email: 'a@example.com',
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      dateOfBirth: '1985-02-28',
-      countryOfResidence: 'DE',
-    });
+    const parsed = InvestorInput.parse(FULL_ROW);
     expect(JSON.parse(investorsBodyJson([parsed]))).toEqual({ investors: [parsed] });
     expect(Object.keys(JSON.parse(investorsBodyJson([parsed])).investors[0])).toEqual(
       Object.keys(InvestorInput.shape).sort(),
