@@ -25,6 +25,8 @@ export interface InterleaveHooks {
   onSegment?: (name: string, round: number, segment: Segment) => void;
   /** Untimed work before each timed segment (e.g. trimming a server's log). */
   between?: () => Promise<void>;
+  /** Untimed warm-up segments per contender before the first round (default 1). */
+  warmUps?: number;
 }
 
 /** Per-contender segments and their median throughput. */
@@ -38,8 +40,9 @@ export interface ContenderResult {
 }
 
 /**
- * Runs the contenders in interleaved rounds after one untimed warm-up segment each, the order rotated every
- * round (A, B, C; B, C, A; C, A, B; …) so each follows each of the others equally often: without a forced
+ * Runs the contenders in interleaved rounds after untimed warm-up segments (`warmUps`, one by default), the
+ * order rotated every round (A, B, C; B, C, A; C, A, B; …) so each follows each of the others equally often
+ * (in one process; see contender-process.ts for contenders in processes of their own): without a forced
  * GC, a segment pays for collecting some of the garbage the one before it left (a fetch client's segment
  * leaves much), and a fixed order charged that to the same contender every round. With `--expose-gc`, a
  * full GC also runs between segments (the bench does not set it: forced full GCs shrink the heap and made
@@ -51,8 +54,10 @@ export async function interleave(
   rounds: number,
   hooks: InterleaveHooks = {},
 ): Promise<ContenderResult[]> {
-  const { onSegment, between } = hooks;
-  for (const contender of contenders) await contender.segment();
+  const { onSegment, between, warmUps = 1 } = hooks;
+  for (const contender of contenders) {
+    for (let i = 0; i < warmUps; i++) await contender.segment();
+  }
   const segments = new Map<string, Segment[]>(contenders.map((c) => [c.name, []]));
   for (let round = 0; round < rounds; round++) {
     for (let turn = 0; turn < contenders.length; turn++) {

@@ -1,25 +1,15 @@
-// One contender of the bulk scenario (bulk.ts) in a process of its own, driven over IPC: `sdk` calls
-// `client.investors.create(rows, { chunkSize, concurrency })`; `raw` posts the same chunks with
-// undici.request. After a warm-up it answers `ready`; each `segment` message runs one timed segment and
-// answers its rows, wall time and this process's CPU since the end of its previous segment (so work V8 left
-// for later, such as garbage collection while the other contender ran, is charged to the process that
-// caused it); `close` ends it.
+// One contender of the bulk scenario (bulk.ts) in a process of its own (see contender-process.ts): `sdk`
+// calls `client.investors.create(rows, { chunkSize, concurrency })`; `raw` posts the same chunks with
+// undici.request.
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { importSdk } from '../lib/build-sdk.js';
+import { type ServedContender, serveContender } from '../lib/contender-process.js';
 import { investorRows } from '../lib/fixtures.js';
-import { pool, type Segment } from '../lib/interleave.js';
+import { pool } from '../lib/interleave.js';
 import { rawAccessToken } from '../lib/raw-token.js';
 
-/** Messages from bulk.ts. */
-export type BulkChildCommand = { type: 'segment' } | { type: 'close' };
-/** Messages to bulk.ts. */
-export type BulkChildMessage =
-  | { type: 'ready' }
-  | { type: 'segment'; segment: Segment }
-  | { type: 'error'; error: string };
-
-/** What bulk.ts passes in the environment. */
+/** What bulk.ts starts a contender with. */
 export interface BulkChildSetup {
   mode: 'sdk' | 'raw';
   total: number;
@@ -28,11 +18,8 @@ export interface BulkChildSetup {
   partner: { baseUrl: string; clientId: string; issuer: string; privateKey: string };
 }
 
-const setup = JSON.parse(process.env['PE_BULK_CHILD'] ?? '{}') as BulkChildSetup;
-const { mode, total, chunkSize, concurrency, partner } = setup;
-const send = (message: BulkChildMessage) => process.send?.(message);
-
-async function sdkContender(): Promise<{ segment: () => Promise<void>; close: () => Promise<void> }> {
+async function sdkContender(setup: BulkChildSetup): Promise<ServedContender> {
+  const { total, chunkSize, concurrency, partner } = setup;
   const { PartnerEquity } = await importSdk();
   const client = new PartnerEquity({ ...partner });
   let batch = 0;
@@ -43,12 +30,14 @@ async function sdkContender(): Promise<{ segment: () => Promise<void>; close: ()
         concurrency,
       });
       if (result.succeeded.length !== total) throw new Error(`${result.failed.length} rows failed`);
+      return total;
     },
     close: () => client.close(),
   };
 }
 
-async function rawContender(): Promise<{ segment: () => Promise<void>; close: () => Promise<void> }> {
+async function rawContender(setup: BulkChildSetup): Promise<ServedContender> {
+  const { total, chunkSize, concurrency, partner } = setup;
   const agent = new Agent();
   const url = new URL('/v1/investors', partner.baseUrl);
   const authorization = `Bearer ${await rawAccessToken(partner)}`;
@@ -77,34 +66,12 @@ async function rawContender(): Promise<{ segment: () => Promise<void>; close: ()
         created += results.filter((r) => r.servicePersonId !== undefined).length;
       });
       if (created !== total) throw new Error(`${total - created} rows failed`);
+      return total;
     },
     close: () => agent.close(),
   };
 }
 
-try {
-  const contender = mode === 'raw' ? await rawContender() : await sdkContender();
-  await contender.segment();
-  let cpu = process.cpuUsage();
-  process.on('message', (command: BulkChildCommand) => {
-    if (command.type === 'close') {
-      void contender.close().finally(() => process.disconnect?.());
-      return;
-    }
-    const start = performance.now();
-    contender.segment().then(
-      () => {
-        const ms = performance.now() - start;
-        const now = process.cpuUsage();
-        const cpuMs = (now.user - cpu.user + now.system - cpu.system) / 1000;
-        cpu = now;
-        send({ type: 'segment', segment: { ops: total, ms, cpuMs } });
-      },
-      (error: unknown) => send({ type: 'error', error: String(error) }),
-    );
-  });
-  send({ type: 'ready' });
-} catch (error) {
-  send({ type: 'error', error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  process.disconnect?.();
-}
+await serveContender<BulkChildSetup>((setup) =>
+  setup.mode === 'raw' ? rawContender(setup) : sdkContender(setup),
+);

@@ -1,9 +1,9 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { type Contender, cpuRatio, interleave, pairedRatio, type Segment } from '../lib/interleave.js';
+import { type ContenderProcess, startContenderProcess } from '../lib/contender-process.js';
+import { cpuRatio, interleave, pairedRatio } from '../lib/interleave.js';
 import { atLeast, atMost, type BenchContext, fmt, reported, type ScenarioResult } from '../lib/result.js';
 import { spawnFakeServer } from '../server/spawn-fake-server.js';
-import type { BulkChildCommand, BulkChildMessage, BulkChildSetup } from './bulk-child.js';
+import type { BulkChildSetup } from './bulk-child.js';
 
 const SCENARIO = '5 bulk investors';
 const CHILD = fileURLToPath(new URL('./bulk-child.ts', import.meta.url));
@@ -37,10 +37,11 @@ export async function runBulk({ quick, log }: BenchContext): Promise<ScenarioRes
   const children: ContenderProcess[] = [];
   try {
     // One at a time, each kept as soon as it is up, so a failed start still closes the other.
-    children.push(await startContender('sdk', setup('sdk')));
-    children.push(await startContender('raw undici', setup('raw')));
+    children.push(await startContenderProcess('sdk', CHILD, setup('sdk')));
+    children.push(await startContenderProcess('raw undici', CHILD, setup('raw')));
     const [sdk, raw] = await interleave(children, rounds, {
       between: () => server.clearLog(),
+      warmUps: quick ? 1 : 2,
       onSegment: (name, round, s) =>
         log(`  ${SCENARIO} round ${round + 1} ${name}: ${fmt((s.ops * 1000) / s.ms)} rows/s`),
     });
@@ -65,56 +66,11 @@ export async function runBulk({ quick, log }: BenchContext): Promise<ScenarioRes
         ),
       ],
       notes: [
-        `Bulk: ${total.toLocaleString('en')} investors per contender and round, ${rounds} rounds after warm-ups, chunks of ${CHUNK_SIZE}, ${CONCURRENCY} in flight, against FakePartnerEquity in a separate process. The SDK also checks every row client-side and derives each chunk's idempotency key from its rows (SHA-256 of the chunk's JSON, the same text it sends); the raw client does neither. Each contender runs in a Node process of its own (bench/scenarios/bulk-child.ts), their segments alternating in time (the order alternating every round) so a slow patch of the machine weighs on both. "Client CPU" is that process's user+system CPU per row, counted from the end of its previous segment to the end of this one (garbage collection V8 left for later, done while the other contender ran, is charged to the process that made the garbage), totalled over all rounds; the throughput ratio is the median of per-round ratios. Why separate processes: when both contenders shared one process, each segment paid for collections brought about by the other's garbage, and unevenly: over 6 runs of that layout the CPU ratio read 1.14x to 1.80x, with raw undici at 2.9 to 4.8 µs a row, against about 4 to 5.5 for either client alone in a process; GC pauses timed per segment fell 9 or 11 times in the SDK's segments for 3 to 6 in raw's, with equal counts when each ran alone.`,
+        `Bulk: ${total.toLocaleString('en')} investors per contender and round, ${rounds} rounds after warm-ups, chunks of ${CHUNK_SIZE}, ${CONCURRENCY} in flight, against FakePartnerEquity in a separate process. The SDK also checks every row client-side and derives each chunk's idempotency key from its rows (SHA-256 of the chunk's JSON, the same text it sends); the raw client does neither. Each contender runs in a Node process of its own (bench/scenarios/bulk-child.ts, bench/lib/contender-process.ts), their segments alternating in time (the order alternating every round) so a slow patch of the machine weighs on both. "Client CPU" is that process's user+system CPU per row, counted from the end of its previous segment to the end of this one (garbage collection V8 left for later, done while the other contender ran, is charged to the process that made the garbage), totalled over all rounds; the throughput ratio is the median of per-round ratios. Why separate processes: when both contenders shared one process, each segment paid for collections brought about by the other's garbage, and unevenly: over 6 runs of that layout the CPU ratio read 1.14x to 1.80x, with raw undici at 2.9 to 4.8 µs a row, against about 4 to 5.5 for either client alone in a process; GC pauses timed per segment fell 9 or 11 times in the SDK's segments for 3 to 6 in raw's, with equal counts when each ran alone.`,
       ],
     };
   } finally {
     await Promise.all(children.map((child) => child.close()));
     await server.close();
   }
-}
-
-interface ContenderProcess extends Contender {
-  close(): Promise<void>;
-}
-
-/** Forks bulk-child.ts for one contender and resolves once it has warmed up. */
-function startContender(name: string, setup: BulkChildSetup): Promise<ContenderProcess> {
-  const child: ChildProcess = fork(CHILD, [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, PE_BULK_CHILD: JSON.stringify(setup) },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  let waiting: { resolve: (segment: Segment) => void; reject: (error: Error) => void } | undefined;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return new Promise((resolve, reject) => {
-    const fail = (error: Error) => {
-      reject(error);
-      waiting?.reject(error);
-      waiting = undefined;
-    };
-    child.once('error', fail);
-    child.once('exit', (code) => fail(new Error(`bulk contender ${name} exited (code ${code})`)));
-    child.on('message', (message: BulkChildMessage) => {
-      if (message.type === 'error') fail(new Error(`bulk contender ${name}: ${message.error}`));
-      else if (message.type === 'segment') {
-        waiting?.resolve(message.segment);
-        waiting = undefined;
-      } else
-        resolve({
-          name,
-          segment: () =>
-            new Promise<Segment>((resolveSegment, rejectSegment) => {
-              waiting = { resolve: resolveSegment, reject: rejectSegment };
-              child.send({ type: 'segment' } satisfies BulkChildCommand);
-            }),
-          close: async () => {
-            if (child.exitCode !== null || child.signalCode !== null) return;
-            if (child.connected) child.send({ type: 'close' } satisfies BulkChildCommand);
-            else child.kill();
-            await exited;
-          },
-        });
-    });
-  });
 }

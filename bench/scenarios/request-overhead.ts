@@ -1,33 +1,31 @@
-import { Agent, request } from 'undici';
-import { SpvRequest } from '../../src/schemas/spv-requests.js';
+import { fileURLToPath } from 'node:url';
 import { importSdk } from '../lib/build-sdk.js';
+import { type ContenderProcess, startContenderProcess } from '../lib/contender-process.js';
 import { spvBody } from '../lib/fixtures.js';
-import {
-  type Contender,
-  type ContenderResult,
-  cpuRatio,
-  interleave,
-  pairedRatio,
-  pool,
-} from '../lib/interleave.js';
+import { type ContenderResult, cpuRatio, interleave, pairedRatio } from '../lib/interleave.js';
 import { rawTokenResponse } from '../lib/raw-token.js';
 import { atLeast, atMost, type BenchContext, fmt, reported, type ScenarioResult } from '../lib/result.js';
 import { spawnFakeServer } from '../server/spawn-fake-server.js';
 import { capture, type ReplayServerProcess, spawnReplayServer } from '../server/spawn-replay-server.js';
+import type { RequestOverheadMode, RequestOverheadSetup } from './request-overhead-child.js';
 
 const SCENARIO = '1 request overhead';
+const CHILD = fileURLToPath(new URL('./request-overhead-child.ts', import.meta.url));
 const CONCURRENCY = 32;
-
-type Client = InstanceType<Awaited<ReturnType<typeof importSdk>>['PartnerEquity']>;
+/** In the order of the figures. */
+const MODES: readonly RequestOverheadMode[] = ['sdk', 'sdk off', 'minimal validated', 'raw undici', 'fetch'];
+/**
+ * Untimed segments per contender before the rounds: in a process of its own, raw undici.request took about
+ * 7 segments of 2,500 GETs to settle (client CPU per GET 80 to 170 µs, then about 50).
+ */
+const WARM_UPS = 8;
 
 /** What one server is asked, and how. */
 interface Target {
   label: string;
   baseUrl: string;
-  /** The client the SDK contender uses (its token comes from this server). */
-  client: Client;
-  /** The same client with `responseValidation: 'off'`. */
-  unvalidated: Client;
+  /** The SDK contenders' credentials (their token comes from this server). */
+  partner: RequestOverheadSetup['partner'];
   token: string;
   slug: string;
   /** Judge the issue's targets on this server (the replay server: the clients' own costs decide). */
@@ -35,62 +33,25 @@ interface Target {
   between?: () => Promise<void>;
 }
 
-/** Interleaved rounds of the five contenders against one server. */
+/** Interleaved rounds of the five contenders, each in a process of its own, against one server. */
 async function compare(target: Target, { quick, log }: BenchContext) {
-  const { client, unvalidated, slug } = target;
-  const agent = new Agent();
-  const path = `/v1/spv-requests/${encodeURIComponent(slug)}`;
-  const url = new URL(path, target.baseUrl);
-  const authorization = `Bearer ${target.token}`;
   const perSegment = quick ? 200 : 2_500;
   const rounds = quick ? 2 : 8;
-  const expectSlug = (body: { spvRequestSlug?: unknown }) => {
-    if (body.spvRequestSlug !== slug) throw new Error('wrong SPV request');
-  };
-  const run = (call: () => Promise<void>) => async () => ({ ops: await pool(perSegment, CONCURRENCY, call) });
-  const contenders: Contender[] = [
-    { name: 'sdk', segment: run(async () => expectSlug(await client.spvRequests.get(slug))) },
-    { name: 'sdk off', segment: run(async () => expectSlug(await unvalidated.spvRequests.get(slug))) },
-    {
-      // The floor for a client that validates: what the SDK cannot skip (a URL per call, an abort signal
-      // for the timeout, the response schema parsed once), nothing else.
-      name: 'minimal validated',
-      segment: run(async () => {
-        const controller = new AbortController();
-        const response = await request(new URL(path, target.baseUrl), {
-          headers: { authorization },
-          dispatcher: agent,
-          signal: controller.signal,
-        });
-        const text = await response.body.text();
-        if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}`);
-        const parsed = SpvRequest.safeParse(JSON.parse(text));
-        if (!parsed.success) throw new Error('response does not match the schema');
-        expectSlug(parsed.data);
-      }),
-    },
-    {
-      name: 'raw undici',
-      segment: run(async () => {
-        const response = await request(url, { headers: { authorization }, dispatcher: agent });
-        const text = await response.body.text();
-        if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}`);
-        expectSlug(JSON.parse(text));
-      }),
-    },
-    {
-      name: 'fetch',
-      segment: run(async () => {
-        const response = await fetch(url, { headers: { authorization } });
-        const body = (await response.json()) as { spvRequestSlug?: unknown };
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        expectSlug(body);
-      }),
-    },
-  ];
+  const contenders: ContenderProcess[] = [];
+  const setup = (mode: RequestOverheadMode): RequestOverheadSetup => ({
+    mode,
+    baseUrl: target.baseUrl,
+    partner: target.partner,
+    token: target.token,
+    slug: target.slug,
+    perSegment,
+    concurrency: CONCURRENCY,
+  });
   try {
+    for (const mode of MODES) contenders.push(await startContenderProcess(mode, CHILD, setup(mode)));
     const [sdk, off, minimal, raw, viaFetch] = (await interleave(contenders, rounds, {
       ...(target.between === undefined ? {} : { between: target.between }),
+      warmUps: quick ? 1 : WARM_UPS,
       onSegment: (name, round, s) =>
         log(`  ${SCENARIO} ${target.label} round ${round + 1} ${name}: ${fmt((s.ops * 1000) / s.ms)} req/s`),
     })) as [ContenderResult, ContenderResult, ContenderResult, ContenderResult, ContenderResult];
@@ -131,15 +92,15 @@ async function compare(target: Target, { quick, log }: BenchContext) {
       rounds,
     };
   } finally {
-    await agent.close();
+    await Promise.all(contenders.map((contender) => contender.close()));
   }
 }
 
 /**
  * Scenario 1: `client.spvRequests.get(slug)` against the same GET done by hand, at concurrency 32, against
- * a server in another process. Contenders, in interleaved rounds:
+ * a server in another process. Contenders, each in a process of its own, in interleaved rounds:
  * - SDK: a default client (undici keep-alive agent, zod-parsed response, retries armed, cached token);
- * - SDK off: the same client derived with `responseValidation: 'off'` (JSON.parse, no schema);
+ * - SDK off: the same client made with `responseValidation: 'off'` (JSON.parse, no schema);
  * - minimal validated: `undici.request` with a `new URL` per call, an `AbortController` signal and the
  *   SDK's own `SpvRequest` schema parsed once: the floor for a client that validates responses;
  * - raw undici: `undici.request` on its own keep-alive `Agent` with the bearer header, `JSON.parse`;
@@ -152,7 +113,6 @@ export async function runRequestOverhead(context: BenchContext): Promise<Scenari
   const fake = await spawnFakeServer();
   const fakeClient = new PartnerEquity({ ...fake.partner });
   let replay: ReplayServerProcess | undefined;
-  let replayClient: typeof fakeClient | undefined;
   try {
     const created = await fakeClient.spvRequests.create(await spvBody(fakeClient));
     await fake.approveSpvRequest(created.spvRequestSlug);
@@ -166,14 +126,12 @@ export async function runRequestOverhead(context: BenchContext): Promise<Scenari
       routes: { [`GET ${path}`]: captured, 'POST /v1/oauth2/tokens': tokenResponse },
       publicRoutes: ['POST /v1/oauth2/tokens'],
     });
-    replayClient = new PartnerEquity({ ...fake.partner, baseUrl: replay.baseUrl });
 
     const onFake = await compare(
       {
         label: 'fake server',
         baseUrl: fake.baseUrl,
-        client: fakeClient,
-        unvalidated: fakeClient.withOptions({ responseValidation: 'off' }),
+        partner: fake.partner,
         token,
         slug,
         judged: false,
@@ -185,8 +143,7 @@ export async function runRequestOverhead(context: BenchContext): Promise<Scenari
       {
         label: 'replay server',
         baseUrl: replay.baseUrl,
-        client: replayClient,
-        unvalidated: replayClient.withOptions({ responseValidation: 'off' }),
+        partner: fake.partner,
         token,
         slug,
         judged: true,
@@ -197,12 +154,11 @@ export async function runRequestOverhead(context: BenchContext): Promise<Scenari
     return {
       rows: [...onFake.rows, ...onReplay.rows],
       notes: [
-        `Request overhead: GET ${'/v1/spv-requests/{slug}'} of an approved request (${captured.body.length} bytes of JSON), ${total.toLocaleString('en')} timed requests per contender and server (${rounds} interleaved rounds, the order rotated each round, of ${perSegment.toLocaleString('en')}, after one warm-up segment each), concurrency ${CONCURRENCY}. Servers run in their own process: "fake server" is FakePartnerEquity's loopback server (real routing, token check, state; it saturates one core at roughly a thousand requests a second, which caps every contender alike and compresses the ratios toward 1); "replay server" is a bare node:http server answering with the fake's captured response after the same bearer check, so the clients' own costs decide the throughput. Contenders: the SDK (default client, responseValidation 'warn'), the same client derived with responseValidation 'off', the minimal validated client (undici.request, a new URL per call, an AbortController signal, the SDK's own SpvRequest schema parsed once: the floor for a client that validates), raw undici (a URL built once, no signal, JSON.parse) and a hand-written fetch client. The issue's targets (SDK >= 0.95x the minimal validated client's throughput at <= 1.10x its client CPU, >= 1.7x fetch, 'off' >= 0.9x raw undici) are judged on the replay server; the fake-server rows are reported without targets, since that server sets the pace. Throughput ratios are medians of per-round ratios; CPU figures are totals over all rounds (CPU over requests), so each contender pays for the garbage collections its own allocations bring about wherever they fall. "Client CPU" is the benchmark process's user+system CPU per request: each client's own cost, without the server's.`,
+        `Request overhead: GET ${'/v1/spv-requests/{slug}'} of an approved request (${captured.body.length} bytes of JSON), ${total.toLocaleString('en')} timed requests per contender and server (${rounds} interleaved rounds, the order rotated each round, of ${perSegment.toLocaleString('en')}, after warm-ups), concurrency ${CONCURRENCY}. Each contender runs in a Node process of its own (bench/scenarios/request-overhead-child.ts, bench/lib/contender-process.ts), one at a time, so none pays for collections of another's garbage (a fetch client leaves much). Servers run in their own process: "fake server" is FakePartnerEquity's loopback server (real routing, token check, state; it saturates one core at roughly a thousand requests a second, which caps every contender alike and compresses the ratios toward 1); "replay server" is a bare node:http server answering with the fake's captured response after the same bearer check, so the clients' own costs decide the throughput. Contenders: the SDK (default client, responseValidation 'warn'), the same client made with responseValidation 'off', the minimal validated client (undici.request, a new URL per call, an AbortController signal, the SDK's own SpvRequest schema parsed once: the floor for a client that validates), raw undici (a URL built once, no signal, JSON.parse) and a hand-written fetch client. The issue's targets (SDK >= 0.95x the minimal validated client's throughput at <= 1.10x its client CPU, >= 1.7x fetch, 'off' >= 0.9x raw undici) are judged on the replay server; the fake-server rows are reported without targets, since that server sets the pace. Throughput ratios are medians of per-round ratios; CPU figures are totals over all rounds (CPU over requests), each counted from the end of the contender's previous segment, so it pays for the garbage collections its own allocations bring about wherever they fall. "Client CPU" is the contender process's user+system CPU per request: each client's own cost, without the server's.`,
       ],
     };
   } finally {
     await fakeClient.close();
-    await replayClient?.close();
     await replay?.close();
     await fake.close();
   }
