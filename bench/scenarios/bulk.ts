@@ -26,7 +26,7 @@ const CONCURRENCY = 4;
 export async function runBulk({ quick, log }: BenchContext): Promise<ScenarioResult> {
   const server = await spawnFakeServer();
   const total = quick ? 2_000 : 25_000;
-  const rounds = quick ? 1 : 15;
+  const rounds = quick ? 1 : 25;
   const setup = (mode: BulkChildSetup['mode']): BulkChildSetup => ({
     mode,
     total,
