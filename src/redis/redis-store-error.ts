@@ -1,4 +1,5 @@
-import { PartnerEquityError } from '../core/errors/partner-equity-error.js';
+// From the main entry's module, so the built ./redis entry extends the main entry's class (tsup.config.ts).
+import { PartnerEquityError } from '../index.js';
 
 /** Why a Redis store call failed. */
 export type RedisStoreErrorCode =

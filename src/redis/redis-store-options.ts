@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { InputValidationError, toValidationIssues } from '../core/errors/errors.js';
+import { toValidationIssues } from '../core/errors/partner-equity-error.js';
+// From the main entry's module: what ./redis throws is the main entry's class (tsup.config.ts).
+import { InputValidationError } from '../index.js';
 import { isRedisClient, type RedisClient } from './redis-client.js';
 import { type EncryptionKey, keyBytes } from './token-cipher.js';
 
