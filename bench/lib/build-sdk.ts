@@ -1,8 +1,7 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, type Options } from 'tsup';
+import { build } from 'tsup';
 import type * as Sdk from '../../src/index.js';
 import type * as Testing from '../../src/testing/index.js';
-import config from '../../tsup.config.js';
 
 /** Where the bench's own build of the package goes (git-ignored; `dist/` is left to `npm run build`). */
 export const BENCH_DIST = fileURLToPath(new URL('../../.bench-tmp/dist/', import.meta.url));
@@ -14,8 +13,8 @@ export const BENCH_DIST = fileURLToPath(new URL('../../.bench-tmp/dist/', import
  * builds its own copy so a run never races `npm run build` in another terminal.
  */
 export async function buildSdk(): Promise<void> {
+  // tsup reads the project's tsup.config.ts itself; these override each of its builds.
   await build({
-    ...(config as Options),
     outDir: BENCH_DIST,
     format: ['esm'],
     dts: false,

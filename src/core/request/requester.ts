@@ -1,4 +1,3 @@
-import pRetry, { AbortError } from 'p-retry';
 import {
   APIConnectionError,
   APIError,
@@ -142,31 +141,43 @@ export class Requester {
         return parsed instanceof Promise ? await parsed : parsed;
       } catch (error) {
         if (signal?.aborted && !(error instanceof APIUserAbortError)) {
-          throw new AbortError(new APIUserAbortError(spec, { cause: signal.reason }));
+          throw new FinalFailure(new APIUserAbortError(spec, { cause: signal.reason }));
         }
-        // Errors that retrying cannot fix leave p-retry at once, unwrapped.
-        throw retryable && isRetryable(error) ? error : new AbortError(asError(error));
+        // Errors that retrying cannot fix end the call at once, unwrapped.
+        throw retryable && isRetryable(error) ? error : new FinalFailure(asError(error));
       }
     };
 
-    // The first attempt runs outside p-retry: most calls succeed at once and skip its machinery. A failure
-    // enters p-retry as its own first attempt (re-thrown there), so retries behave exactly as before.
+    // The first attempt runs outside p-retry: most calls succeed at once and skip its machinery (and never
+    // load it). A retryable failure, when retries are left, enters p-retry as its own first attempt
+    // (re-thrown there), so retries behave exactly as before.
+    const retries = options.maxRetries ?? config.maxRetries;
     return attempt().catch((error: unknown) => {
-      let firstFailure: { error: unknown } | undefined = { error };
-      const replayFirst = async (): Promise<WithResponse<T>> => {
-        if (firstFailure === undefined) return attempt();
-        const failed = firstFailure.error;
-        firstFailure = undefined;
-        throw failed;
-      };
-      return pRetry(replayFirst, {
-        retries: options.maxRetries ?? config.maxRetries,
-        // p-retry's own timers stay at 0: the wait happens in onFailedAttempt on the injected clock.
-        minTimeout: 0,
-        onFailedAttempt: async ({ error, retriesLeft, retriesConsumed }) => {
-          if (retriesLeft <= 0) return;
-          await this.#wait(state, error, retriesConsumed, signal);
-        },
+      if (error instanceof FinalFailure) throw error.error;
+      if (retries <= 0) throw error;
+      return withRetryLoop(({ default: pRetry, AbortError }) => {
+        let firstFailure: { error: unknown } | undefined = { error };
+        const replayFirst = async (): Promise<WithResponse<T>> => {
+          if (firstFailure === undefined) {
+            try {
+              return await attempt();
+            } catch (failure) {
+              throw failure instanceof FinalFailure ? new AbortError(failure.error) : failure;
+            }
+          }
+          const failed = firstFailure.error;
+          firstFailure = undefined;
+          throw failed;
+        };
+        return pRetry(replayFirst, {
+          retries,
+          // p-retry's own timers stay at 0: the wait happens in onFailedAttempt on the injected clock.
+          minTimeout: 0,
+          onFailedAttempt: async ({ error, retriesLeft, retriesConsumed }) => {
+            if (retriesLeft <= 0) return;
+            await this.#wait(state, error, retriesConsumed, signal);
+          },
+        });
       });
     });
   }
@@ -237,6 +248,26 @@ function isRetryable(error: unknown): boolean {
   if (error instanceof APIError) return isRetryableStatus(error.status);
   if (error instanceof APITimeoutError) return error.scope === 'attempt';
   return error instanceof APIConnectionError;
+}
+
+/** A failure retrying cannot fix: it ends the call as is (inside p-retry, as its `AbortError`). */
+class FinalFailure {
+  constructor(readonly error: Error) {}
+}
+
+type RetryModule = typeof import('p-retry');
+let retryModule: RetryModule | undefined;
+
+/**
+ * Runs `use` with p-retry, imported on the first call that needs a retry: a process whose calls succeed
+ * never loads it, and it is not part of the SDK's import (issue 17's cold start). Loaded, it is used at once.
+ */
+function withRetryLoop<R>(use: (module: RetryModule) => Promise<R>): Promise<R> {
+  if (retryModule !== undefined) return use(retryModule);
+  return import('p-retry').then((module) => {
+    retryModule = module;
+    return use(module);
+  });
 }
 
 function asError(error: unknown): Error {
