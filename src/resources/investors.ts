@@ -1,4 +1,5 @@
-import { type BulkChunkReport, runBulk } from '../core/bulk/bulk-run.js';
+import type { BulkChunkReport } from '../core/bulk/bulk-run.js';
+import { runBulkLazily } from '../core/bulk/run-bulk-lazily.js';
 import { InputValidationError } from '../core/errors/errors.js';
 import { APIPromise } from '../core/request/api-promise.js';
 import type { Requester } from '../core/request/requester.js';
@@ -102,7 +103,7 @@ export class Investors {
         throw new InputValidationError('investors.create options', [...issues, ...keyIssues]);
       }
       const pipelineOptions = requestOptions(options);
-      const outcome = runBulk<InvestorInput, InvestorRowResult>({
+      const outcome = runBulkLazily<InvestorInput, InvestorRowResult>({
         inputs: checked.inputs,
         prefilled: checked.prefilled,
         checker: checked,

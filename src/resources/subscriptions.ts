@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { type BulkChunkReport, runBulk } from '../core/bulk/bulk-run.js';
+import type { BulkChunkReport } from '../core/bulk/bulk-run.js';
+import { runBulkLazily } from '../core/bulk/run-bulk-lazily.js';
 import { InputValidationError } from '../core/errors/errors.js';
 import { APIPromise } from '../core/request/api-promise.js';
 import type { Requester } from '../core/request/requester.js';
@@ -148,7 +149,7 @@ export class Subscriptions {
       const call = callOf(OPERATIONS['subscriptions.create'], { spv_slug: data.spvSlug });
       const pipelineOptions = requestOptions(options);
       const inputs = data.subscriptions as SubscriptionInput[];
-      const outcome = runBulk<SubscriptionInput, SubscriptionRowResult>({
+      const outcome = runBulkLazily<SubscriptionInput, SubscriptionRowResult>({
         inputs,
         prefilled: [],
         chunkSize: bulk.data.chunkSize ?? DEFAULT_CHUNK_SIZE,

@@ -5,7 +5,7 @@ import type { RequestOptions } from '../request/request-options.js';
 import type { Requester } from '../request/requester.js';
 import { type FileSource, FileSourceError, toFileSource } from './file-source.js';
 import { MultipartBody } from './multipart-body.js';
-import { type PreparedUpload, prepareUpload, type UploadRules } from './upload-file.js';
+import type { PreparedUpload, UploadRules } from './upload-file.js';
 
 /** One multipart upload as a resource describes it. */
 export interface UploadRequest<T> {
@@ -57,6 +57,9 @@ async function run<T>(requester: Requester, upload: UploadRequest<T>): Promise<W
   let prepared: PreparedUpload | undefined;
   if (source !== undefined) {
     try {
+      // Loaded with the first upload, not with the SDK (issue 17's cold start): reading, sniffing and
+      // spooling files, and the node:fs/promises, os and path functions they use.
+      const { prepareUpload } = await import('./upload-file.js');
       prepared = await prepareUpload(source, { ...upload.rules, signal });
     } catch (error) {
       if (signal?.aborted) throw aborted(signal.reason);
