@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
@@ -33,6 +34,31 @@ const checkNodeFirst: TsupPlugin = {
     const line = `import ${JSON.stringify(specifier.startsWith('.') ? specifier : `./${specifier}`)};`;
     const shebang = code.startsWith('#!') ? code.slice(0, code.indexOf('\n') + 1) : '';
     return { code: `${shebang}${line}${code.slice(shebang.length)}` };
+  },
+};
+
+const BUILTINS = new Set(builtinModules);
+
+/**
+ * In the ESM builds, named imports of Node.js built-ins become `process.getBuiltinModule()` lookups. An ESM
+ * import of a built-in makes Node build that module's ESM facade, which reads every export and so loads
+ * what Node otherwise loads on first use (util's parseArgs and diff, crypto's Web Crypto, fs streams):
+ * about 1.5 ms of the main entry's import (issue 17, bench scenario 6). `process.getBuiltinModule` is in
+ * every Node.js the package supports (>= 22.19), in Bun and in Deno; a CJS `require` builds no facade.
+ * Each import is rewritten on its own line, so the source map stays exact below it.
+ */
+const builtinsWithoutFacade: TsupPlugin = {
+  name: 'builtins-without-facade',
+  renderChunk(code) {
+    if (this.format !== 'esm') return;
+    const rewritten = code.replace(
+      /^import \{([^}]*)\} from "([a-z_/]+)";$/gm,
+      (line, names: string, id: string) =>
+        BUILTINS.has(id)
+          ? `const {${names.replaceAll(' as ', ': ')}} = process.getBuiltinModule(${JSON.stringify(`node:${id}`)});`
+          : line,
+    );
+    return rewritten === code ? undefined : { code: rewritten };
   },
 };
 
@@ -82,14 +108,15 @@ const OTHER_ENTRIES = {
   'redis/index': 'src/redis/index.ts',
   // The `partner-equity` command (package.json `bin`); only its ESM file is used.
   'cli/index': 'src/cli/index.ts',
-  // The Node.js version checks every entry above imports first (see checkNodeFirst).
-  ...Object.fromEntries(Object.entries(CHECKS).map(([source, name]) => [name, source])),
 };
+
+/** The Node.js version checks every entry imports first (see checkNodeFirst). */
+const CHECK_ENTRIES = Object.fromEntries(Object.entries(CHECKS).map(([source, name]) => [name, source]));
 
 const shared: Options = {
   format: ['esm', 'cjs'],
   sourcemap: true,
-  // Both builds write into one folder at once: it is emptied once, before either starts (below).
+  // The builds write into one folder at once: it is emptied once, before any starts (below).
   clean: false,
   target: 'node22',
   platform: 'node',
@@ -98,24 +125,32 @@ const shared: Options = {
 };
 
 /**
- * Two builds into one folder. The main entry is built alone, so its code loads as a handful of files (it
+ * Three builds into one folder. The main entry is built alone, so its code loads as a handful of files (it
  * and the chunks it shares with its lazily loaded parts) instead of the many small chunks esbuild makes
  * for modules the other entries share in different combinations: the ESM loader's cost per file made that
- * a third of the main entry's import (issue 17, bench scenario 6). The other entries share chunks among
- * themselves and take the main entry's classes from it (see externalMainEntry). Type declarations are
- * rolled up for all entries at once, as before.
+ * a fifth of the main entry's import (issue 17, bench scenario 6). The Node.js version checks are one file
+ * each. The other entries share chunks among themselves and take the main entry's classes from it (see
+ * externalMainEntry). Type declarations are rolled up for all entries at once, as before.
  */
 export default defineConfig((options) => {
   rmSync(resolve(options.outDir ?? 'dist'), { recursive: true, force: true });
   return [
-    { ...shared, name: 'main', entry: MAIN_ENTRY, dts: false, plugins: [checkNodeFirst] },
+    {
+      ...shared,
+      name: 'main',
+      entry: MAIN_ENTRY,
+      dts: false,
+      plugins: [checkNodeFirst, builtinsWithoutFacade],
+    },
+    // Each check is one file of its own (no chunks): every import of an entry starts with it.
+    { ...shared, name: 'checks', entry: CHECK_ENTRIES, splitting: false, dts: false },
     {
       ...shared,
       name: 'other entries',
       entry: OTHER_ENTRIES,
-      dts: { entry: { ...MAIN_ENTRY, ...OTHER_ENTRIES } },
+      dts: { entry: { ...MAIN_ENTRY, ...OTHER_ENTRIES, ...CHECK_ENTRIES } },
       esbuildPlugins: [externalMainEntry],
-      plugins: [checkNodeFirst, linkMainEntry],
+      plugins: [checkNodeFirst, linkMainEntry, builtinsWithoutFacade],
     },
   ];
 });

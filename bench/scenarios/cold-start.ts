@@ -76,6 +76,11 @@ export async function runColdStart({ quick, log }: BenchContext): Promise<Scenar
       atMost(SCENARIO, 'our own share: the entry imported after the three', own, MAX_OWN_SHARE_MS, 'ms'),
       reported(
         SCENARIO,
+        "our own share / zod's import alone (same run; comparable between runs)",
+        fmt(own / median(each['zod']!), 'x'),
+      ),
+      reported(
+        SCENARIO,
         'cross-check: entry - the three (medians)',
         `${fmt(Math.max(0, mainMs - depsMs))} ms`,
       ),
