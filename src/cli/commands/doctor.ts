@@ -131,14 +131,12 @@ export const doctor: Command = {
             scheme: await webhookScheme(values, io),
           };
     const openapi = await openApiFile(values);
-    // Loaded here, not at startup: `--help` and usage errors stay fast without the HTTP client and zod.
-    const [{ PartnerEquity }, { formatDoctorReport }, { LOG_LEVEL_ENV, resolveLogLevel }] = await Promise.all(
-      [
-        import('../../client.js'),
-        import('../../doctor/format-doctor-report.js'),
-        import('../../core/logging/logger.js'),
-      ],
-    );
+    // Loaded here, not at startup: `--help` and usage errors stay fast without the HTTP client and zod. From
+    // the main entry's module, so the built command uses the built main entry instead of a copy of it.
+    const [{ PartnerEquity, formatDoctorReport }, { LOG_LEVEL_ENV, resolveLogLevel }] = await Promise.all([
+      import('../../index.js'),
+      import('../../core/logging/logger.js'),
+    ]);
     const client = new PartnerEquity({
       ...credentials,
       maxRetries: 0,

@@ -33,9 +33,10 @@ export const token: Command = {
         'the base URL is plain http to another host, so the token would travel in cleartext: use https, or pass --allow-insecure-http',
       );
     }
-    // Loaded here, not at startup: `--help` and usage errors stay fast without the HTTP client and zod.
+    // Loaded here, not at startup: `--help` and usage errors stay fast without the HTTP client and zod. From
+    // the main entry's module, so the built command uses the built main entry instead of a copy of it.
     const [{ PartnerEquity }, { LOG_LEVEL_ENV, resolveLogLevel }] = await Promise.all([
-      import('../../client.js'),
+      import('../../index.js'),
       import('../../core/logging/logger.js'),
     ]);
     const client = new PartnerEquity({
