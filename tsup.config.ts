@@ -69,10 +69,11 @@ const MAIN_SOURCE = resolve('src/index.ts');
 const MAIN_PLACEHOLDER = '@partner-equity/sdk#main-entry';
 
 /**
- * The other entries reach the main entry's code only through its public module (`src/redis` imports the
- * error classes from `../index.js`), and get it from the built main entry: one class of each error for a
- * process, so `instanceof PartnerEquityError` holds for what `./redis` throws. Here that import becomes
- * external; `linkMainEntry` turns it into the relative path of `index.js` (`index.cjs`).
+ * Where another entry needs the main entry's classes, its source imports them from the main entry's public
+ * module (`src/redis` the error classes, the CLI's doctor and token commands the client), and the built
+ * entry takes them from the built main entry: one class of each for a process, so `instanceof
+ * PartnerEquityError` holds for what `./redis` throws, and the CLI carries no copy of the client. Here that
+ * import becomes external; `linkMainEntry` turns it into the relative path of `index.js` (`index.cjs`).
  */
 const externalMainEntry: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'external-main-entry',
