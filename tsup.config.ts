@@ -14,6 +14,20 @@ const CHECKS: Record<string, string> = {
 const WEB_ONLY = new Set(['src/webhooks/index.ts']);
 
 /**
+ * The relative specifier by which the chunk at `chunkPath` imports the built file `name` (`index`,
+ * `runtime/check-node`), with the extension of the chunk's format.
+ */
+function builtSpecifier(
+  build: { format: string; options: { outDir: string } },
+  chunkPath: string,
+  name: string,
+): string {
+  const target = resolve(build.options.outDir, `${name}${build.format === 'cjs' ? '.cjs' : '.js'}`);
+  const specifier = relative(dirname(chunkPath), target).replaceAll('\\', '/');
+  return specifier.startsWith('.') ? specifier : `./${specifier}`;
+}
+
+/**
  * Makes the first import of every built entry point the Node.js version check, so that on too old a Node
  * the import fails with one line naming both versions before undici or msw are evaluated (they crash there
  * with errors that name neither). ESM evaluates a module's imports in order and CJS `require`s in place, so
@@ -28,10 +42,7 @@ const checkNodeFirst: TsupPlugin = {
     const entry = info.entryPoint;
     if (entry === undefined || entry in CHECKS || WEB_ONLY.has(entry)) return;
     const check = entry.startsWith('src/cli/') ? 'cli/check-node' : 'runtime/check-node';
-    const extension = this.format === 'cjs' ? '.cjs' : '.js';
-    const target = resolve(this.options.outDir, `${check}${extension}`);
-    const specifier = relative(dirname(info.path), target).replaceAll('\\', '/');
-    const line = `import ${JSON.stringify(specifier.startsWith('.') ? specifier : `./${specifier}`)};`;
+    const line = `import ${JSON.stringify(builtSpecifier(this, info.path, check))};`;
     const shebang = code.startsWith('#!') ? code.slice(0, code.indexOf('\n') + 1) : '';
     return { code: `${shebang}${line}${code.slice(shebang.length)}` };
   },
@@ -90,11 +101,7 @@ const linkMainEntry: TsupPlugin = {
   name: 'link-main-entry',
   renderChunk(code, info) {
     if (!code.includes(MAIN_PLACEHOLDER)) return;
-    const extension = this.format === 'cjs' ? '.cjs' : '.js';
-    const target = resolve(this.options.outDir, `index${extension}`);
-    const specifier = relative(dirname(info.path), target).replaceAll('\\', '/');
-    const path = specifier.startsWith('.') ? specifier : `./${specifier}`;
-    return { code: code.replaceAll(MAIN_PLACEHOLDER, path) };
+    return { code: code.replaceAll(MAIN_PLACEHOLDER, builtSpecifier(this, info.path, 'index')) };
   },
 };
 

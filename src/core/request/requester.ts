@@ -151,9 +151,9 @@ export class Requester {
     // The first attempt runs outside p-retry: most calls succeed at once and skip its machinery (and never
     // load it). A retryable failure, when retries are left, enters p-retry as its own first attempt
     // (re-thrown there), so retries behave exactly as before.
-    const retries = options.maxRetries ?? config.maxRetries;
     return attempt().catch((error: unknown) => {
       if (error instanceof FinalFailure) throw error.error;
+      const retries = options.maxRetries ?? config.maxRetries;
       if (retries <= 0) throw error;
       return withRetryLoop(({ default: pRetry, AbortError }) => {
         let firstFailure: { error: unknown } | undefined = { error };
