@@ -221,6 +221,7 @@ export class TokenManager implements Authenticator {
       serverClock: this.#serverClock,
       maxRetries: this.#options.maxRetries ?? 2,
       retry: this.#options.retry ?? DEFAULT_RETRY,
+      logger: this.#options.logger,
     });
     return this.#store(result, startedAt);
   }

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { lazySchema } from '../schemas/lazy-schema.js';
 import { TokenResponse as TokenResponseShape } from '../schemas/oauth.js';
 
 // A token goes into an `Authorization` header (a refresh token into a form body, and it may be logged as
@@ -20,25 +19,23 @@ const headerSafeToken = () =>
  * (and are capped by the token manager, see {@link MAX_ACCESS_TOKEN_LIFETIME_S}); a missing or `null`
  * `refreshToken` is tolerated (the next renewal then uses a new assertion). Unknown fields are kept.
  */
-export const tokenResponseSchema = lazySchema(() =>
-  TokenResponseShape.extend({
-    accessToken: headerSafeToken(),
-    refreshToken: headerSafeToken()
-      .nullish()
-      .transform((token) => token ?? undefined),
-    tokenType: z.string().refine((type) => type.toLowerCase() === 'bearer', { message: 'expected "Bearer"' }),
-    expiresIn: z
-      .int()
-      .positive()
-      .nullish()
-      .transform((seconds) => seconds ?? 3600),
-    refreshExpiresIn: z
-      .int()
-      .positive()
-      .nullish()
-      .transform((seconds) => seconds ?? 2_592_000),
-  }),
-);
+export const tokenResponseSchema = TokenResponseShape.extend({
+  accessToken: headerSafeToken(),
+  refreshToken: headerSafeToken()
+    .nullish()
+    .transform((token) => token ?? undefined),
+  tokenType: z.string().refine((type) => type.toLowerCase() === 'bearer', { message: 'expected "Bearer"' }),
+  expiresIn: z
+    .int()
+    .positive()
+    .nullish()
+    .transform((seconds) => seconds ?? 3600),
+  refreshExpiresIn: z
+    .int()
+    .positive()
+    .nullish()
+    .transform((seconds) => seconds ?? 2_592_000),
+});
 
 /**
  * Longest access token lifetime the SDK believes, in seconds (24 h; the API's default is 1 h). A larger

@@ -49,6 +49,7 @@ export async function probe(requester: Requester, request: ProbeRequest): Promis
       .request({
         method: request.method,
         path: request.path,
+        auth: request.token === undefined ? 'none' : 'bearer',
         query: request.query,
         form: request.form,
         response: z.unknown(),

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { lazySchema } from '../schemas/lazy-schema.js';
 import { checkAccess } from './check-access.js';
 import { checkConnection } from './check-connection.js';
 import { checkContracts } from './check-contracts.js';
@@ -36,23 +35,18 @@ export interface DoctorOptions {
   signal?: AbortSignal | undefined;
 }
 
-const Options = lazySchema(() =>
-  z.strictObject({
-    webhook: z
-      .strictObject({
-        url: z.url({ protocol: /^https?$/, error: 'Expected an http(s) URL' }),
-        secret: z.union(
-          [z.string().min(1), z.array(z.string().min(1)).min(1)],
-          'Expected the signing secret',
-        ),
-        scheme: z.unknown().optional(),
-      })
-      .optional(),
-    openapi: z.unknown().optional(),
-    only: z.array(z.enum(DOCTOR_GROUPS)).min(1).optional(),
-    signal: z.instanceof(AbortSignal).optional(),
-  }),
-);
+const Options = z.strictObject({
+  webhook: z
+    .strictObject({
+      url: z.url({ protocol: /^https?$/, error: 'Expected an http(s) URL' }),
+      secret: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)], 'Expected the signing secret'),
+      scheme: z.unknown().optional(),
+    })
+    .optional(),
+  openapi: z.unknown().optional(),
+  only: z.array(z.enum(DOCTOR_GROUPS)).min(1).optional(),
+  signal: z.instanceof(AbortSignal).optional(),
+});
 
 const skipped = (group: DoctorGroup, id: string, title: string, explanation: string): DoctorCheck => ({
   id,

@@ -12,6 +12,5 @@ export {
 export type { Authenticator } from '../core/request/authenticator.js';
 export type { Requester } from '../core/request/requester.js';
 export type { ResponseValidationMode } from '../core/request/response-validation.js';
-export { type RouteAuth, routeAuth } from '../core/request/routes.js';
 export { isCleartextToNetwork } from '../core/transport/loopback-host.js';
 export type { Transport } from '../core/transport/transport.js';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { BulkProgress } from '../core/bulk/bulk-run.js';
-import { lazySchema } from '../schemas/lazy-schema.js';
 import type { IdempotentRequestOptions } from './idempotent-request-options.js';
 
 /** Rows per request by default: the spec shows no row limit; 500 is what the fake accepts. */
@@ -24,15 +23,13 @@ export interface BulkCreateOptions extends IdempotentRequestOptions {
 }
 
 /** The checks of {@link BulkCreateOptions}' own fields. */
-export const BulkOptions = lazySchema(() =>
-  z.object({
-    chunkSize: z.int().min(1).optional(),
-    concurrency: z.int().min(1).max(MAX_CONCURRENCY).optional(),
-    onProgress: z
-      .custom<(progress: BulkProgress) => void>((value) => typeof value === 'function', 'Expected a function')
-      .optional(),
-  }),
-);
+export const BulkOptions = z.object({
+  chunkSize: z.int().min(1).optional(),
+  concurrency: z.int().min(1).max(MAX_CONCURRENCY).optional(),
+  onProgress: z
+    .custom<(progress: BulkProgress) => void>((value) => typeof value === 'function', 'Expected a function')
+    .optional(),
+});
 
 /** The bulk fields of `options`, picked for {@link BulkOptions}. */
 export function bulkFields(options: BulkCreateOptions | undefined): Record<string, unknown> {

@@ -3,14 +3,13 @@ import type { APIPromise } from '../core/request/api-promise.js';
 import type { RequestOptions } from '../core/request/request-options.js';
 import type { Requester } from '../core/request/requester.js';
 import type { ContractDocumentKind } from '../schemas/contracts.js';
-import { lazySchema } from '../schemas/lazy-schema.js';
 import { PathParam } from '../schemas/request-params.js';
 import { documentsOf } from './contract-lists.js';
 import { callOf, type Operation } from './operations.js';
 import { guarded, parseInput, requestOptions } from './parse-input.js';
 
-const VersionArgs = lazySchema(() => z.strictObject({ version: PathParam }));
-const DocumentArgs = lazySchema(() => z.strictObject({ version: PathParam, name: PathParam }));
+const VersionArgs = z.strictObject({ version: PathParam });
+const DocumentArgs = z.strictObject({ version: PathParam, name: PathParam });
 
 /**
  * One kind of versioned contract document (`client.contracts.templates`, `.catalogs`, `.primitives`,

@@ -1,5 +1,5 @@
 import type { BulkChunkReport } from '../core/bulk/bulk-run.js';
-import { runBulkLazily } from '../core/bulk/run-bulk-lazily.js';
+import { runBulk } from '../core/bulk/bulk-run.js';
 import { InputValidationError } from '../core/errors/errors.js';
 import { APIPromise } from '../core/request/api-promise.js';
 import type { Requester } from '../core/request/requester.js';
@@ -22,7 +22,6 @@ import {
 } from './bulk-options.js';
 import { resolveIdempotencyKey } from './idempotent-request-options.js';
 import { checkInvestorRows } from './investor-rows.js';
-import { investorsBodyWriter } from './investors-body-json.js';
 import { callOf, OPERATIONS } from './operations.js';
 import { guarded, inputIssues, requestOptions } from './parse-input.js';
 
@@ -48,8 +47,6 @@ function isSuccess(result: InvestorRowResult): result is InvestorRowSuccess {
   return result.error == null;
 }
 
-// The bulk runner's callbacks are module functions, the same on every call: V8 optimises the bulk loops for
-// the functions they call, and functions made per call had that code thrown away and compiled again each time.
 function investorKey(row: { partnerInvestorId: string }): string {
   return row.partnerInvestorId;
 }
@@ -103,26 +100,22 @@ export class Investors {
         throw new InputValidationError('investors.create options', [...issues, ...keyIssues]);
       }
       const pipelineOptions = requestOptions(options);
-      const outcome = runBulkLazily<InvestorInput, InvestorRowResult>({
+      const outcome = runBulk<InvestorInput, InvestorRowResult>({
         inputs: checked.inputs,
         prefilled: checked.prefilled,
-        checker: checked,
         chunkSize: data.chunkSize ?? DEFAULT_CHUNK_SIZE,
         concurrency: data.concurrency ?? DEFAULT_CONCURRENCY,
         baseKey: key,
-        field: 'investors',
-        send: (rows, idempotencyKey, bodyJson) =>
+        send: (rows, idempotencyKey) =>
           this.#requester.request({
             ...callOf(OPERATIONS['investors.create']),
             json: { investors: rows },
-            jsonText: bodyJson,
             idempotencyKey,
             // Defensive: with responseValidation 'warn' or 'off' the body may not match; rows without a
             // result then fail as `missing_result` (retryable) instead of being lost.
             select: investorResultRows,
             options: pipelineOptions,
           }),
-        bodyWriter: investorsBodyWriter(),
         keyOf: investorKey,
         resultKeyOf: investorKey,
         failure: investorFailure,

@@ -12,7 +12,6 @@ import {
   ContractVersionList,
 } from '../schemas/contracts.js';
 import { InvestorCreateResponse, InvestorInput } from '../schemas/investors.js';
-import { lazySchema } from '../schemas/lazy-schema.js';
 import { JWT_BEARER_GRANT_TYPE, TokenInfo } from '../schemas/oauth.js';
 import {
   SpvRequest,
@@ -57,14 +56,20 @@ export interface Operation {
   readonly idempotencyKey?: true;
   /** Checked in this mode whatever the client's `responseValidation` (tokens: nothing works without them). */
   readonly validation?: 'strict';
+  /**
+   * How the call authenticates: absent means a bearer token (so an operation added later fails closed);
+   * `optional` sends one whenever the client has credentials (contracts declare no security requirement,
+   * but a server may still want a token); `none` never does.
+   */
+  readonly auth?: 'optional' | 'none';
 }
 
 /** Stands for a file part of a `multipart/form-data` body. */
 const filePart = () => z.string().meta({ format: 'binary', description: 'The file bytes' });
 /** The signed form upload: the file part alone. */
-const SignedFormBody = lazySchema(() => z.strictObject({ file: filePart() }));
+const SignedFormBody = z.strictObject({ file: filePart() });
 /** The funding receipt form: its fields and the file part. */
-const FundingReceiptBody = lazySchema(() => FundingReceiptFields.extend({ file: filePart() }));
+const FundingReceiptBody = FundingReceiptFields.extend({ file: filePart() });
 
 const contractKind = <Kind extends string, L extends z.ZodType, D extends z.ZodType>(
   kind: Kind,
@@ -77,12 +82,14 @@ const contractKind = <Kind extends string, L extends z.ZodType, D extends z.ZodT
       method: 'GET',
       route: `/v1/contracts/${kind}/{version}`,
       response: list,
+      auth: 'optional',
     },
     get: {
       sdk: `client.contracts.${kind}.get()`,
       method: 'GET',
       route: `/v1/contracts/${kind}/{version}/{name}`,
       response: one,
+      auth: 'optional',
     },
   }) as const;
 
@@ -100,25 +107,34 @@ const samples = contractKind('samples', ContractSampleList, ContractSample);
  * ```
  */
 export const OPERATIONS = {
-  'system.root': { sdk: 'client.system.root()', method: 'GET', route: '/', response: RootResponse },
+  'system.root': {
+    sdk: 'client.system.root()',
+    method: 'GET',
+    route: '/',
+    response: RootResponse,
+    auth: 'none',
+  },
   'system.health': {
     sdk: 'client.system.health()',
     method: 'GET',
     route: '/public/hc',
     response: HealthResponse,
+    auth: 'none',
   },
   'system.openapi': {
     sdk: 'client.system.openapi()',
     method: 'GET',
     route: '/openapi.json',
     response: OpenApiDocument,
+    auth: 'none',
   },
   'system.docs': {
     sdk: 'client.system.docs()',
     method: 'GET',
     route: '/docs',
-    response: lazySchema(() => z.string()),
+    response: z.string(),
     responseFormat: 'text',
+    auth: 'none',
   },
   'oauth.token': {
     sdk: 'the token manager (every call that needs a token)',
@@ -126,14 +142,13 @@ export const OPERATIONS = {
     route: '/v1/oauth2/tokens',
     response: tokenResponseSchema,
     validation: 'strict',
+    auth: 'none',
     body: {
       contentType: 'application/x-www-form-urlencoded',
-      schema: lazySchema(() =>
-        z.union([
-          z.strictObject({ grant_type: z.literal(JWT_BEARER_GRANT_TYPE), assertion: z.string() }),
-          z.strictObject({ grant_type: z.literal('refresh_token'), refresh_token: z.string() }),
-        ]),
-      ),
+      schema: z.union([
+        z.strictObject({ grant_type: z.literal(JWT_BEARER_GRANT_TYPE), assertion: z.string() }),
+        z.strictObject({ grant_type: z.literal('refresh_token'), refresh_token: z.string() }),
+      ]),
     },
   },
   'oauth.info': { sdk: 'client.oauth.info()', method: 'GET', route: '/v1/oauth2/info', response: TokenInfo },
@@ -142,6 +157,7 @@ export const OPERATIONS = {
     method: 'GET',
     route: '/v1/contracts',
     response: ContractVersionList,
+    auth: 'optional',
   },
   'contracts.templates.list': templates.list,
   'contracts.templates.get': templates.get,
@@ -185,7 +201,7 @@ export const OPERATIONS = {
     response: InvestorCreateResponse,
     body: {
       contentType: 'application/json',
-      schema: lazySchema(() => z.strictObject({ investors: z.array(InvestorInput) })),
+      schema: z.strictObject({ investors: z.array(InvestorInput) }),
       chunkedArray: 'investors',
     },
     idempotencyKey: true,
@@ -197,7 +213,7 @@ export const OPERATIONS = {
     response: SubscriptionCreateResponse,
     body: {
       contentType: 'application/json',
-      schema: lazySchema(() => z.strictObject({ subscriptions: z.array(SubscriptionInput) })),
+      schema: z.strictObject({ subscriptions: z.array(SubscriptionInput) }),
       chunkedArray: 'subscriptions',
     },
     idempotencyKey: true,
@@ -241,26 +257,16 @@ export function callOf<O extends Operation>(
   route: string;
   response: O['response'];
   validation: 'strict' | undefined;
+  auth: 'bearer' | 'optional' | 'none';
 } {
-  const { method, route, response, validation } = operation;
-  return { method, path: fillRoute(route, params), route, response, validation };
+  const { method, route, response, validation, auth = 'bearer' } = operation;
+  return { method, path: fillRoute(route, params), route, response, validation, auth };
 }
 
-// Each route split once into its literal parts and `{name}` segments (odd indexes), then joined per call.
-const routeParts = new Map<string, readonly string[]>();
-
 function fillRoute(route: string, params: Record<string, string>): string {
-  let parts = routeParts.get(route);
-  if (parts === undefined) {
-    parts = route.split(/\{(\w+)\}/);
-    routeParts.set(route, parts);
-  }
-  let path = parts[0]!;
-  for (let i = 1; i < parts.length; i += 2) {
-    const name = parts[i]!;
+  return route.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new TypeError(`${route}: no value for {${name}}`);
-    path += encodeURIComponent(value) + parts[i + 1]!;
-  }
-  return path;
+    return encodeURIComponent(value);
+  });
 }

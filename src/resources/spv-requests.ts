@@ -5,8 +5,7 @@ import { PagePromise } from '../core/request/page-promise.js';
 import type { RequestOptions } from '../core/request/request-options.js';
 import type { Requester } from '../core/request/requester.js';
 import type { ContractSamplePayload } from '../schemas/contracts.js';
-import { lazySchema } from '../schemas/lazy-schema.js';
-import { isPathParam, PathParam } from '../schemas/request-params.js';
+import { PathParam } from '../schemas/request-params.js';
 import {
   type SpvRequest,
   SpvRequestCreate,
@@ -19,7 +18,7 @@ import { callOf, OPERATIONS } from './operations.js';
 import { guarded, inputIssues, parseInput, requestOptions } from './parse-input.js';
 
 const DEFAULT_PER_PAGE = 10;
-const Slug = lazySchema(() => z.strictObject({ slug: PathParam }));
+const Slug = z.strictObject({ slug: PathParam });
 
 /**
  * Requests to create an SPV (`client.spvRequests`): submit, list, read and cancel. An administrator reviews
@@ -136,9 +135,7 @@ export class SpvRequests {
     options: RequestOptions | undefined,
   ): APIPromise<SpvRequest> {
     return guarded(() => {
-      const args = isPathParam(slug)
-        ? { slug }
-        : parseInput(Slug, { slug }, `spvRequests.${method === 'GET' ? 'get' : 'cancel'} arguments`);
+      const args = parseInput(Slug, { slug }, `spvRequests.${method === 'GET' ? 'get' : 'cancel'} arguments`);
       const operation = OPERATIONS[method === 'GET' ? 'spvRequests.get' : 'spvRequests.cancel'];
       return this.#requester.request({
         ...callOf(operation, args),

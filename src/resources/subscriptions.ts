@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import type { BulkChunkReport } from '../core/bulk/bulk-run.js';
-import { runBulkLazily } from '../core/bulk/run-bulk-lazily.js';
+import { runBulk } from '../core/bulk/bulk-run.js';
 import { InputValidationError } from '../core/errors/errors.js';
 import { APIPromise } from '../core/request/api-promise.js';
 import type { Requester } from '../core/request/requester.js';
 import type { UploadFile } from '../core/uploads/file-source.js';
 import { sendUpload } from '../core/uploads/upload-request.js';
-import { lazySchema } from '../schemas/lazy-schema.js';
 import { PathParam } from '../schemas/request-params.js';
 import {
   SubscriptionInput,
@@ -37,12 +36,10 @@ import {
   type SignedFormUploadOptions,
 } from './upload-options.js';
 
-const CreateArgs = lazySchema(() =>
-  z.strictObject({
-    spvSlug: PathParam,
-    subscriptions: z.array(SubscriptionInput).min(1, 'Expected at least one subscription'),
-  }),
-);
+const CreateArgs = z.strictObject({
+  spvSlug: PathParam,
+  subscriptions: z.array(SubscriptionInput).min(1, 'Expected at least one subscription'),
+});
 
 /** Options of `client.subscriptions.create()`. */
 export type SubscriptionCreateOptions = BulkCreateOptions;
@@ -63,7 +60,6 @@ export interface SubscriptionBulkResult {
 
 const isSubscribed = (row: SubscriptionRowResult): row is SubscriptionRowSuccess => row.error === undefined;
 
-// The bulk runner's callbacks are module functions, the same on every call (see `investors.create`).
 function subscriptionKey(row: SubscriptionInput): string | undefined {
   return row.partnerSubscriptionId;
 }
@@ -87,7 +83,7 @@ function subscriptionFailure(
 function subscriptionResultRows(body: { results: SubscriptionRowSuccess[] }): SubscriptionRowSuccess[] {
   return resultRows(body) as SubscriptionRowSuccess[];
 }
-const PersonArgs = lazySchema(() => z.strictObject({ spvSlug: PathParam, personId: PathParam }));
+const PersonArgs = z.strictObject({ spvSlug: PathParam, personId: PathParam });
 
 const FORM = OPERATIONS['subscriptions.uploadSignedForm'];
 const RECEIPT = OPERATIONS['subscriptions.uploadFundingReceipt'];
@@ -149,18 +145,16 @@ export class Subscriptions {
       const call = callOf(OPERATIONS['subscriptions.create'], { spv_slug: data.spvSlug });
       const pipelineOptions = requestOptions(options);
       const inputs = data.subscriptions as SubscriptionInput[];
-      const outcome = runBulkLazily<SubscriptionInput, SubscriptionRowResult>({
+      const outcome = runBulk<SubscriptionInput, SubscriptionRowResult>({
         inputs,
         prefilled: [],
         chunkSize: bulk.data.chunkSize ?? DEFAULT_CHUNK_SIZE,
         concurrency: bulk.data.concurrency ?? DEFAULT_CONCURRENCY,
         baseKey: key,
-        field: 'subscriptions',
-        send: (rows, idempotencyKey, bodyJson) =>
+        send: (rows, idempotencyKey) =>
           this.#requester.request({
             ...call,
             json: { subscriptions: rows },
-            jsonText: bodyJson,
             idempotencyKey,
             select: subscriptionResultRows,
             options: pipelineOptions,

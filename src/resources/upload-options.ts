@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { UploadFile } from '../core/uploads/file-source.js';
-import { lazySchema } from '../schemas/lazy-schema.js';
 import {
   FundingReceiptFields,
   MAX_UPLOAD_BYTES,
@@ -63,26 +62,22 @@ const filename = () => z.string().min(1).optional();
 const maxBytes = () => z.int().positive().optional();
 
 /** The non-file options of a signed form upload. */
-export const SignedFormOptions = lazySchema(() =>
-  z.object({
-    filename: filename(),
-    contentType: z.enum(UPLOAD_MEDIA_TYPES).optional(),
-    maxBytes: maxBytes(),
-  }),
-);
+export const SignedFormOptions = z.object({
+  filename: filename(),
+  contentType: z.enum(UPLOAD_MEDIA_TYPES).optional(),
+  maxBytes: maxBytes(),
+});
 
 /** A funding receipt upload's fields besides the file (which is checked on its own). */
-export const FundingReceiptInput = lazySchema(() =>
-  z.strictObject({
-    ...FundingReceiptFields.shape,
-    file: z.unknown(),
-    filename: filename(),
-    contentType: z
-      .string()
-      .regex(/^[\w.+-]+\/[\w.+-]+$/, 'Expected a media type such as "application/pdf"')
-      .optional(),
-    maxBytes: maxBytes(),
-  }),
-);
+export const FundingReceiptInput = z.strictObject({
+  ...FundingReceiptFields.shape,
+  file: z.unknown(),
+  filename: filename(),
+  contentType: z
+    .string()
+    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'Expected a media type such as "application/pdf"')
+    .optional(),
+  maxBytes: maxBytes(),
+});
 
 export { MAX_UPLOAD_BYTES };

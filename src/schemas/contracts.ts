@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { lazySchema } from './lazy-schema.js';
 import { allNullish, JsonObject, nullish } from './primitives.js';
 
 /**
@@ -9,8 +8,8 @@ import { allNullish, JsonObject, nullish } from './primitives.js';
  */
 
 /** One published contract version, when the server describes versions as objects. */
-export const ContractVersion = lazySchema(() =>
-  z.looseObject(allNullish({ version: z.string(), releasedAt: z.string(), deprecated: z.boolean() })),
+export const ContractVersion = z.looseObject(
+  allNullish({ version: z.string(), releasedAt: z.string(), deprecated: z.boolean() }),
 );
 export type ContractVersion = z.infer<typeof ContractVersion>;
 
@@ -18,15 +17,13 @@ export type ContractVersion = z.infer<typeof ContractVersion>;
  * `GET /v1/contracts` — the available contract versions: a plain list (of version strings or objects) or
  * an object around one. `client.contracts.versions()` reads the version names out of any of these.
  */
-export const ContractVersionList = lazySchema(() =>
-  z.union([
-    z.array(z.union([z.string(), ContractVersion])),
-    z.looseObject({
-      latest: nullish(z.string()),
-      versions: nullish(z.array(z.union([z.string(), ContractVersion]))),
-    }),
-  ]),
-);
+export const ContractVersionList = z.union([
+  z.array(z.union([z.string(), ContractVersion])),
+  z.looseObject({
+    latest: nullish(z.string()),
+    versions: nullish(z.array(z.union([z.string(), ContractVersion]))),
+  }),
+]);
 export type ContractVersionList = z.infer<typeof ContractVersionList>;
 
 const documentFields = () =>
@@ -38,50 +35,42 @@ const documentFields = () =>
   });
 
 /** A contract template; when the server gives the JSON Schema of `attributes`, it is usually `schema`. */
-export const ContractTemplate = lazySchema(() =>
-  z.looseObject({ ...documentFields(), schema: nullish(JsonObject) }),
-);
+export const ContractTemplate = z.looseObject({ ...documentFields(), schema: nullish(JsonObject) });
 export type ContractTemplate = z.infer<typeof ContractTemplate>;
 
 /** One attribute of an attribute catalog. */
-export const CatalogAttribute = lazySchema(() =>
-  z.looseObject(allNullish({ name: z.string(), primitive: z.string(), description: z.string() })),
+export const CatalogAttribute = z.looseObject(
+  allNullish({ name: z.string(), primitive: z.string(), description: z.string() }),
 );
 export type CatalogAttribute = z.infer<typeof CatalogAttribute>;
 
 /** An attribute catalog. */
-export const ContractCatalog = lazySchema(() =>
-  z.looseObject({
-    ...documentFields(),
-    attributes: nullish(z.array(z.union([CatalogAttribute, z.unknown()]))),
-  }),
-);
+export const ContractCatalog = z.looseObject({
+  ...documentFields(),
+  attributes: nullish(z.array(z.union([CatalogAttribute, z.unknown()]))),
+});
 export type ContractCatalog = z.infer<typeof ContractCatalog>;
 
 /** A primitive type specification. */
-export const ContractPrimitive = lazySchema(() =>
-  z.looseObject({ ...documentFields(), schema: nullish(JsonObject) }),
-);
+export const ContractPrimitive = z.looseObject({ ...documentFields(), schema: nullish(JsonObject) });
 export type ContractPrimitive = z.infer<typeof ContractPrimitive>;
 
 /**
  * A sample's request body, typed so that `spvRequests.create(sample.payload)` compiles without a cast; the
  * SDK checks it there like any body (`templateId` must be a non-empty string).
  */
-export const ContractSamplePayload = lazySchema(() => JsonObject.brand<'ContractSamplePayload'>());
+export const ContractSamplePayload = JsonObject.brand<'ContractSamplePayload'>();
 export type ContractSamplePayload = z.infer<typeof ContractSamplePayload>;
 
 /**
  * A sample payload. When the server gives a complete `POST /v1/spv-requests` body, it is usually `payload`,
  * which can be passed to `spvRequests.create` as it is.
  */
-export const ContractSample = lazySchema(() =>
-  z.looseObject({
-    ...documentFields(),
-    templateId: nullish(z.string()),
-    payload: nullish(ContractSamplePayload),
-  }),
-);
+export const ContractSample = z.looseObject({
+  ...documentFields(),
+  templateId: nullish(z.string()),
+  payload: nullish(ContractSamplePayload),
+});
 export type ContractSample = z.infer<typeof ContractSample>;
 
 /** The kinds of contract document, as they appear in paths (`/v1/contracts/{kind}/{version}`). */
@@ -100,17 +89,17 @@ function documentList<const Key extends string, Doc extends z.ZodType>(key: Key,
 }
 
 /** `GET /v1/contracts/templates/{version}`. */
-export const ContractTemplateList = lazySchema(() => documentList('templates', ContractTemplate));
+export const ContractTemplateList = documentList('templates', ContractTemplate);
 export type ContractTemplateList = z.infer<typeof ContractTemplateList>;
 
 /** `GET /v1/contracts/catalogs/{version}`. */
-export const ContractCatalogList = lazySchema(() => documentList('catalogs', ContractCatalog));
+export const ContractCatalogList = documentList('catalogs', ContractCatalog);
 export type ContractCatalogList = z.infer<typeof ContractCatalogList>;
 
 /** `GET /v1/contracts/primitives/{version}`. */
-export const ContractPrimitiveList = lazySchema(() => documentList('primitives', ContractPrimitive));
+export const ContractPrimitiveList = documentList('primitives', ContractPrimitive);
 export type ContractPrimitiveList = z.infer<typeof ContractPrimitiveList>;
 
 /** `GET /v1/contracts/samples/{version}`. */
-export const ContractSampleList = lazySchema(() => documentList('samples', ContractSample));
+export const ContractSampleList = documentList('samples', ContractSample);
 export type ContractSampleList = z.infer<typeof ContractSampleList>;

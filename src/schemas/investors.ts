@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { lazySchema } from './lazy-schema.js';
 import { CalendarDate, CountryCode, nullish } from './primitives.js';
 
 /** What the SDK checks an e-mail address against: one `@` with something on each side, no whitespace. */
@@ -10,16 +9,14 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
  * of the result row) is; the formats the spec states are checked on the fields present, and any other field
  * is sent as given.
  */
-export const InvestorInput = lazySchema(() =>
-  z.looseObject({
-    partnerInvestorId: z.string().min(1, 'Required: the partner investor id'),
-    email: nullish(z.string().regex(EMAIL_PATTERN, 'Expected an e-mail address')),
-    firstName: nullish(z.string()),
-    lastName: nullish(z.string()),
-    dateOfBirth: nullish(CalendarDate),
-    countryOfResidence: nullish(CountryCode),
-  }),
-);
+export const InvestorInput = z.looseObject({
+  partnerInvestorId: z.string().min(1, 'Required: the partner investor id'),
+  email: nullish(z.string().regex(EMAIL_PATTERN, 'Expected an e-mail address')),
+  firstName: nullish(z.string()),
+  lastName: nullish(z.string()),
+  dateOfBirth: nullish(CalendarDate),
+  countryOfResidence: nullish(CountryCode),
+});
 /** One investor to create: `partnerInvestorId` and the fields you know. */
 export interface InvestorInput {
   /** Your own id for the investor: the key of the result row and of replays. */
@@ -34,36 +31,30 @@ export interface InvestorInput {
 }
 
 /** Why one row failed; the request as a whole still answers 200. `field` is absent for row-wide errors. */
-export const InvestorRowError = lazySchema(() =>
-  z.looseObject({
-    code: z.string(),
-    message: z.string(),
-    retryable: z.boolean(),
-    field: nullish(z.string()),
-  }),
-);
+export const InvestorRowError = z.looseObject({
+  code: z.string(),
+  message: z.string(),
+  retryable: z.boolean(),
+  field: nullish(z.string()),
+});
 export type InvestorRowError = z.infer<typeof InvestorRowError>;
 
 /**
  * One row of the `results` array as the server sends it. `status` values are not shown by the spec;
  * `servicePersonId` is present on success and `error` on failure (either may also come as `null`).
  */
-export const InvestorResult = lazySchema(() =>
-  z.looseObject({
-    partnerInvestorId: z.string(),
-    status: z.string(),
-    servicePersonId: nullish(z.string()),
-    error: nullish(InvestorRowError),
-  }),
-);
+export const InvestorResult = z.looseObject({
+  partnerInvestorId: z.string(),
+  status: z.string(),
+  servicePersonId: nullish(z.string()),
+  error: nullish(InvestorRowError),
+});
 export type InvestorResult = z.infer<typeof InvestorResult>;
 
 /** `POST /v1/investors` 200 response. */
-export const InvestorCreateResponse = lazySchema(() =>
-  z.looseObject({
-    results: z.array(InvestorResult),
-  }),
-);
+export const InvestorCreateResponse = z.looseObject({
+  results: z.array(InvestorResult),
+});
 export type InvestorCreateResponse = z.infer<typeof InvestorCreateResponse>;
 
 /** A row that created or found a person: `servicePersonId` is there and there is no `error`. */

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { lazySchema } from './lazy-schema.js';
 
 /**
  * An ISO 8601 date-time as the server sent it (`2026-05-01T12:00:00Z`, `…+00:00`, any fractional precision).
  * Kept as the server's string, never refused for its format: `new Date(value)` reads every such form.
  */
-export const Timestamp = lazySchema(() => z.string());
+export const Timestamp = z.string();
 
 /**
  * A field the spec marks conditional ("present when …") or leaves unshown: absent, `null` (how FastAPI and
@@ -25,37 +24,31 @@ export function allNullish<Shape extends z.ZodRawShape>(
 }
 
 /** A field the spec types as a URL: absolute or relative (`/files/…`), kept as the server's string. */
-export const UrlString = lazySchema(() => z.string());
+export const UrlString = z.string();
 
 /**
  * A decimal amount written as a string, as the API carries money (`"250000"`, `"1.5"`): digits with an
  * optional fraction. No bound on digits: the server judges the amount.
  */
-export const DecimalString = lazySchema(() =>
-  z
-    .string()
-    .regex(/^\d+(\.\d+)?$/, 'Expected a decimal string such as "1000" or "1000.50"')
-    .meta({ description: 'Decimal number written as a string.', examples: ['250000.00'] }),
-);
+export const DecimalString = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/, 'Expected a decimal string such as "1000" or "1000.50"')
+  .meta({ description: 'Decimal number written as a string.', examples: ['250000.00'] });
 
 /** A currency code: three letters (ISO 4217, e.g. `EUR`). The set of codes is the server's to judge. */
-export const CurrencyCode = lazySchema(() =>
-  z
-    .string()
-    .regex(/^[A-Za-z]{3}$/, 'Expected a three-letter currency code such as "EUR"')
-    .meta({ examples: ['EUR'] }),
-);
+export const CurrencyCode = z
+  .string()
+  .regex(/^[A-Za-z]{3}$/, 'Expected a three-letter currency code such as "EUR"')
+  .meta({ examples: ['EUR'] });
 
 /** A two-letter country code (ISO 3166-1 alpha-2, e.g. `DE`). The set of codes is the server's to judge. */
-export const CountryCode = lazySchema(() =>
-  z
-    .string()
-    .regex(/^[A-Za-z]{2}$/, 'Expected a two-letter country code such as "DE"')
-    .meta({ examples: ['DE'] }),
-);
+export const CountryCode = z
+  .string()
+  .regex(/^[A-Za-z]{2}$/, 'Expected a two-letter country code such as "DE"')
+  .meta({ examples: ['DE'] });
 
 /** A real calendar date `YYYY-MM-DD` (leap years checked). */
-export const CalendarDate = lazySchema(() => z.iso.date());
+export const CalendarDate = z.iso.date();
 
 /** A JSON object whose fields the spec leaves open: every field kept as sent. */
-export const JsonObject = lazySchema(() => z.record(z.string(), z.unknown()));
+export const JsonObject = z.record(z.string(), z.unknown());

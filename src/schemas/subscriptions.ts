@@ -1,25 +1,20 @@
 import { z } from 'zod';
-import { lazySchema } from './lazy-schema.js';
 import { CurrencyCode, DecimalString, JsonObject, nullish } from './primitives.js';
 
 /** A lump sum to invest: a currency code and a decimal amount written as a string. */
-export const LumpSum = lazySchema(() =>
-  z.looseObject({
-    currency: CurrencyCode,
-    value: DecimalString,
-  }),
-);
+export const LumpSum = z.looseObject({
+  currency: CurrencyCode,
+  value: DecimalString,
+});
 export type LumpSum = z.infer<typeof LumpSum>;
 
 /** One subscription to create; fields a later API version adds are sent as given. */
-export const SubscriptionInput = lazySchema(() =>
-  z.looseObject({
-    servicePersonId: z.string().min(1, 'Required: the person id from investors.create'),
-    lumpSum: LumpSum,
-    shareClassSlug: z.string().min(1, 'Required: a share class slug of the SPV'),
-    partnerSubscriptionId: z.string().min(1).optional(),
-  }),
-);
+export const SubscriptionInput = z.looseObject({
+  servicePersonId: z.string().min(1, 'Required: the person id from investors.create'),
+  lumpSum: LumpSum,
+  shareClassSlug: z.string().min(1, 'Required: a share class slug of the SPV'),
+  partnerSubscriptionId: z.string().min(1).optional(),
+});
 /** One subscription to create. */
 export interface SubscriptionInput {
   /** The person id `investors.create` returned. */
@@ -35,25 +30,21 @@ export interface SubscriptionInput {
 export type SubscriptionStatus = string;
 
 /** A subscription as results return it. The spec does not show `lumpSum`'s inner fields or the statuses. */
-export const SubscriptionResult = lazySchema(() =>
-  z.looseObject({
-    subscriptionSlug: z.string(),
-    spvSlug: z.string(),
-    personId: z.string(),
-    status: z.string(),
-    lumpSum: JsonObject,
-    shareClassSlug: z.string(),
-    partnerSubscriptionId: nullish(z.string()),
-  }),
-);
+export const SubscriptionResult = z.looseObject({
+  subscriptionSlug: z.string(),
+  spvSlug: z.string(),
+  personId: z.string(),
+  status: z.string(),
+  lumpSum: JsonObject,
+  shareClassSlug: z.string(),
+  partnerSubscriptionId: nullish(z.string()),
+});
 export type SubscriptionResult = z.infer<typeof SubscriptionResult>;
 
 /** `POST /v1/spvs/{spv_slug}/subscriptions` 201 response. */
-export const SubscriptionCreateResponse = lazySchema(() =>
-  z.looseObject({
-    results: z.array(SubscriptionResult),
-  }),
-);
+export const SubscriptionCreateResponse = z.looseObject({
+  results: z.array(SubscriptionResult),
+});
 export type SubscriptionCreateResponse = z.infer<typeof SubscriptionCreateResponse>;
 
 /** Why a subscription row has no result: its chunk failed as a whole, or was not sent. */

@@ -5,7 +5,7 @@ import {
   InputValidationError,
   PermissionDeniedError,
 } from '../../src/core/errors/errors.js';
-import { routeAuth } from '../../src/core/request/routes.js';
+import { callOf, OPERATIONS } from '../../src/resources/operations.js';
 import { scriptedAuthenticator, testRequester } from '../helpers/requester-factory.js';
 import { useTestServer } from '../helpers/test-server.js';
 
@@ -19,22 +19,30 @@ const unauthorized = {
 
 describe('route table', () => {
   it.each([
-    ['GET', '/v1/oauth2/info', 'bearer'],
-    ['GET', '/v1/spv-requests', 'bearer'],
-    ['DELETE', '/v1/spv-requests/spvr_1', 'bearer'],
-    ['POST', '/v1/investors', 'bearer'],
-    ['POST', '/v1/spvs/spv_1/subscriptions', 'bearer'],
-    ['POST', '/v1/spvs/spv_1/subscription/p_1/forms', 'bearer'],
-    ['GET', '/', 'none'],
-    ['GET', '/public/hc', 'none'],
-    ['GET', '/openapi.json', 'none'],
-    ['GET', '/docs', 'none'],
-    ['GET', '/v1/contracts', 'optional'],
-    ['GET', '/v1/contracts/templates/1.0.0/spv', 'optional'],
-    ['POST', '/v1/oauth2/tokens', 'none'],
-    ['GET', '/v1/contractsx', 'bearer'],
-  ])('%s %s → %s', (method, path, expected) => {
-    expect(routeAuth(method, path)).toBe(expected);
+    ['oauth.info', 'bearer'],
+    ['spvRequests.list', 'bearer'],
+    ['spvRequests.cancel', 'bearer'],
+    ['investors.create', 'bearer'],
+    ['subscriptions.create', 'bearer'],
+    ['subscriptions.uploadSignedForm', 'bearer'],
+    ['system.root', 'none'],
+    ['system.health', 'none'],
+    ['system.openapi', 'none'],
+    ['system.docs', 'none'],
+    ['contracts.versions', 'optional'],
+    ['contracts.templates.get', 'optional'],
+    ['oauth.token', 'none'],
+  ] as const)('%s → %s', (name, expected) => {
+    expect(
+      callOf(OPERATIONS[name], { version: '1', name: 'n', slug: 's', spv_slug: 's', person_id: 'p' }).auth,
+    ).toBe(expected);
+  });
+
+  it('a request that names no operation needs a bearer token (a new route fails closed)', async () => {
+    await expect(
+      testRequester(server().url).request({ method: 'GET', path: '/v1/new-thing', response: Ok }),
+    ).rejects.toBeInstanceOf(InputValidationError);
+    expect(server().requests).toHaveLength(0);
   });
 });
 
@@ -44,8 +52,8 @@ describe('auth hook', () => {
     const requester = testRequester(server().url, { authenticator });
     server().reply(ok, ok, ok);
     await requester.request({ method: 'GET', path: '/v1/spv-requests', response: Ok });
-    await requester.request({ method: 'GET', path: '/v1/contracts', response: Ok });
-    await requester.request({ method: 'GET', path: '/public/hc', response: Ok });
+    await requester.request({ method: 'GET', path: '/v1/contracts', auth: 'optional', response: Ok });
+    await requester.request({ method: 'GET', path: '/public/hc', auth: 'none', response: Ok });
     expect(server().requests.map((r) => r.headers['authorization'])).toEqual([
       'Bearer at_1',
       'Bearer at_1',
@@ -56,7 +64,12 @@ describe('auth hook', () => {
 
   it('an optional route goes without a token when the client has no credentials', async () => {
     server().reply(ok);
-    await testRequester(server().url).request({ method: 'GET', path: '/v1/contracts', response: Ok });
+    await testRequester(server().url).request({
+      method: 'GET',
+      path: '/v1/contracts',
+      auth: 'optional',
+      response: Ok,
+    });
     expect(server().requests[0]?.headers['authorization']).toBeUndefined();
   });
 

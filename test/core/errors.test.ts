@@ -181,7 +181,7 @@ describe('error mapping', () => {
     const error = await testRequester(server().url, {
       transport: undiciTransport({ maxResponseBytes: 1_000 }),
     })
-      .request({ method: 'GET', path: '/v1/contracts', response: Ok })
+      .request({ method: 'GET', path: '/v1/contracts', auth: 'optional', response: Ok })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(error).toMatchObject({ code: 'response_too_large', limit: 1_000 });

@@ -74,10 +74,22 @@ describe('fetch transport', () => {
       { status: 500, body: { code: 'boom', detail: 'boom', errorId: 'e' } },
     );
     await expect(
-      requester().request({ method: 'GET', path: '/v1/contracts', response: Ok, options: { maxRetries: 0 } }),
+      requester().request({
+        method: 'GET',
+        path: '/v1/contracts',
+        auth: 'optional',
+        response: Ok,
+        options: { maxRetries: 0 },
+      }),
     ).rejects.toBeInstanceOf(UnprocessableEntityError);
     await expect(
-      requester().request({ method: 'GET', path: '/v1/contracts', response: Ok, options: { maxRetries: 0 } }),
+      requester().request({
+        method: 'GET',
+        path: '/v1/contracts',
+        auth: 'optional',
+        response: Ok,
+        options: { maxRetries: 0 },
+      }),
     ).rejects.toBeInstanceOf(InternalServerError);
   });
 
@@ -112,6 +124,7 @@ describe('fetch transport', () => {
       requester({ timeout: 50 }).request({
         method: 'GET',
         path: '/v1/contracts',
+        auth: 'optional',
         response: Ok,
         options: { maxRetries: 0 },
       }),
@@ -121,6 +134,7 @@ describe('fetch transport', () => {
     const call = requester().request({
       method: 'GET',
       path: '/v1/contracts',
+      auth: 'optional',
       response: Ok,
       options: { signal: controller.signal },
     });
@@ -132,6 +146,7 @@ describe('fetch transport', () => {
       requester({ transport: fetchTransport(globalThis.fetch, { maxResponseBytes: 1_000 }) }).request({
         method: 'GET',
         path: '/v1/contracts',
+        auth: 'optional',
         response: Ok,
       }),
     ).rejects.toBeInstanceOf(ResponseTooLargeError);
@@ -140,7 +155,7 @@ describe('fetch transport', () => {
   it('returns success bodies parsed', async () => {
     server().reply(ok);
     await expect(
-      requester().request({ method: 'GET', path: '/v1/contracts', response: Ok }),
+      requester().request({ method: 'GET', path: '/v1/contracts', auth: 'optional', response: Ok }),
     ).resolves.toEqual({ ok: true });
   });
 });

@@ -94,6 +94,7 @@ describe('debug logging', () => {
     await testRequester(server().url, { logger: levelLogger(logger, 'warn'), logLevel: 'warn' }).request({
       method: 'GET',
       path: '/v1/contracts',
+      auth: 'optional',
       response: Any,
     });
     expect(logger.lines).toEqual([]);

@@ -38,6 +38,7 @@ function list(requester: Requester, perPage: number, extra: { signal?: AbortSign
       requester.request({
         method: 'GET',
         path: '/v1/contracts/list',
+        auth: 'optional',
         query: { page, perPage },
         response: Page,
       }),

@@ -42,6 +42,7 @@ describe('Requester: what goes on the wire', () => {
       .request({
         method: 'GET',
         path: '/v1/contracts/templates/1.0.0',
+        auth: 'optional',
         query: { page: 2, status: 'pending-review', flag: true, skipped: undefined, q: 'a b&c' },
         response: Thing,
       })
@@ -72,6 +73,7 @@ describe('Requester: what goes on the wire', () => {
       .request({
         method: 'POST',
         path: '/v1/contracts',
+        auth: 'optional',
         json: { name: 'Fund I', amount: '100.00' },
         idempotencyKey: 'key-1',
         response: Thing,
@@ -90,7 +92,7 @@ describe('Requester: what goes on the wire', () => {
   it('withResponse() gives a plain object: spreading or logging it keeps the raw response and its headers', async () => {
     server().reply({ status: 200, body: { id: 't2' }, headers: { 'x-request-id': 'req_3' } });
     const result = await requester()
-      .request({ method: 'GET', path: '/v1/contracts', response: Thing })
+      .request({ method: 'GET', path: '/v1/contracts', auth: 'optional', response: Thing })
       .withResponse();
     const copy = { ...result };
     expect(Object.keys(copy)).toEqual(['data', 'response']);
@@ -113,7 +115,7 @@ describe('Requester: what goes on the wire', () => {
       headers: { 'content-type': 'application/json', 'x-request-id': 'req_4' },
     });
     const { response } = await requester()
-      .request({ method: 'GET', path: '/v1/contracts', response: Thing })
+      .request({ method: 'GET', path: '/v1/contracts', auth: 'optional', response: Thing })
       .withResponse();
     // A heap snapshot collects garbage first: only what is still reachable is in it.
     expect(await heapHolds(`u0041${marker}`)).toBe(false);
@@ -125,6 +127,7 @@ describe('Requester: what goes on the wire', () => {
     await requester().request({
       method: 'POST',
       path: '/v1/oauth2/tokens',
+      auth: 'none',
       form: { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: 'a.b.c' },
       response: Thing,
     });
@@ -142,6 +145,7 @@ describe('Requester: what goes on the wire', () => {
     await requester({ maxRetries: 1 }).request({
       method: 'POST',
       path: '/v1/contracts/upload',
+      auth: 'optional',
       idempotencyKey: 'k',
       multipart: () => {
         builds += 1;
@@ -169,7 +173,12 @@ describe('Requester: what goes on the wire', () => {
 
   it('passes a non-JSON success body to the schema as text', async () => {
     server().reply({ status: 200, body: '<html>docs</html>', headers: { 'content-type': 'text/html' } });
-    const html = await requester().request({ method: 'GET', path: '/docs', response: z.string() });
+    const html = await requester().request({
+      method: 'GET',
+      path: '/docs',
+      auth: 'none',
+      response: z.string(),
+    });
     expect(html).toBe('<html>docs</html>');
   });
 
@@ -178,6 +187,7 @@ describe('Requester: what goes on the wire', () => {
     const value = await requester().request({
       method: 'DELETE',
       path: '/v1/contracts/x',
+      auth: 'optional',
       response: z.undefined(),
     });
     expect(value).toBeUndefined();
@@ -187,7 +197,7 @@ describe('Requester: what goes on the wire', () => {
 describe('types', () => {
   it('types the value by the response schema', () => {
     const call = () =>
-      requester().request({ method: 'GET', path: '/', response: z.object({ n: z.number() }) });
+      requester().request({ method: 'GET', path: '/', auth: 'none', response: z.object({ n: z.number() }) });
     expectTypeOf<ReturnType<typeof call>>().toEqualTypeOf<APIPromise<{ n: number }>>();
     expectTypeOf<Awaited<ReturnType<ReturnType<typeof call>['withResponse']>>>().toEqualTypeOf<{
       data: { n: number };

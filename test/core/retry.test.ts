@@ -27,7 +27,7 @@ describe('retries', () => {
   it('recovers when a later attempt succeeds, and reports the attempts', async () => {
     server().reply({ status: 502, body: 'Bad Gateway' }, { status: 408 }, ok);
     const { data, response } = await testRequester(server().url)
-      .request({ method: 'GET', path: '/v1/contracts', response: Ok })
+      .request({ method: 'GET', path: '/v1/contracts', auth: 'optional', response: Ok })
       .withResponse();
     expect(data.ok).toBe(true);
     expect(response.attempts).toBe(3);
@@ -35,7 +35,12 @@ describe('retries', () => {
 
   it('retries a dropped connection on a GET', async () => {
     server().reply('destroy', ok);
-    await testRequester(server().url).request({ method: 'GET', path: '/v1/contracts', response: Ok });
+    await testRequester(server().url).request({
+      method: 'GET',
+      path: '/v1/contracts',
+      auth: 'optional',
+      response: Ok,
+    });
     expect(server().requests).toHaveLength(2);
   });
 
@@ -45,7 +50,7 @@ describe('retries', () => {
   ])('never retries a %i', async (status, ErrorClass) => {
     server().reply({ status, body: { code: 'nope', detail: 'no', errorId: 'e' } });
     const error = await testRequester(server().url)
-      .request({ method: 'GET', path: '/v1/contracts', response: Ok })
+      .request({ method: 'GET', path: '/v1/contracts', auth: 'optional', response: Ok })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ErrorClass);
     expect(server().requests).toHaveLength(1);
@@ -57,6 +62,7 @@ describe('retries', () => {
       testRequester(server().url).request({
         method: 'GET',
         path: '/v1/contracts',
+        auth: 'optional',
         response: Ok,
         options: { maxRetries: 0 },
       }),
@@ -73,6 +79,7 @@ describe('backoff', () => {
       testRequester(server().url, { clock, maxRetries: 7 }).request({
         method: 'GET',
         path: '/v1/contracts',
+        auth: 'optional',
         response: Ok,
       }),
     ).rejects.toBeInstanceOf(InternalServerError);
@@ -92,6 +99,7 @@ describe('backoff', () => {
       testRequester(server().url, { clock, maxRetries: 6, retry }).request({
         method: 'GET',
         path: '/v1/contracts',
+        auth: 'optional',
         response: Ok,
       }),
     ).rejects.toBeInstanceOf(InternalServerError);
@@ -102,6 +110,7 @@ describe('backoff', () => {
     await testRequester(server().url, { clock: low, retry: { ...DEFAULT_RETRY, random: () => 0 } }).request({
       method: 'GET',
       path: '/v1/contracts',
+      auth: 'optional',
       response: Ok,
     });
     expect(low.waits).toEqual([0, 0]);
@@ -115,6 +124,7 @@ describe('Retry-After', () => {
     await testRequester(server().url, { clock }).request({
       method: 'GET',
       path: '/v1/contracts',
+      auth: 'optional',
       response: Ok,
     });
     expect(clock.waits).toEqual([3000]);
@@ -127,6 +137,7 @@ describe('Retry-After', () => {
     await testRequester(server().url, { clock }).request({
       method: 'GET',
       path: '/v1/contracts',
+      auth: 'optional',
       response: Ok,
     });
     expect(clock.waits).toEqual([5000]);
@@ -140,7 +151,7 @@ describe('Retry-After', () => {
       body: { code: 'rate_limited', detail: 'slow down' },
     });
     const error = await testRequester(server().url, { clock })
-      .request({ method: 'GET', path: '/v1/contracts', response: Ok })
+      .request({ method: 'GET', path: '/v1/contracts', auth: 'optional', response: Ok })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error).toMatchObject({ retryAfterMs: 120_000, attempts: 1 });
@@ -155,6 +166,7 @@ describe('Retry-After', () => {
     await testRequester(server().url, { clock, retry }).request({
       method: 'GET',
       path: '/v1/contracts',
+      auth: 'optional',
       response: Ok,
     });
     expect(clock.waits).toEqual([120_000]);

@@ -14,7 +14,7 @@ describe('deadline, timeout and abort', () => {
     server().reply(unavailable, unavailable);
     const retry = { ...DEFAULT_RETRY, random: () => 0.9999999 };
     const error = await testRequester(server().url, { clock, retry, deadline: 1_200, maxRetries: 5 })
-      .request({ method: 'GET', path: '/v1/contracts', response: Ok })
+      .request({ method: 'GET', path: '/v1/contracts', auth: 'optional', response: Ok })
       .catch((e: unknown) => e);
     // First wait 499 ms fits (t=499); the second (999 ms) would end at 1498 > 1200.
     expect(error).toBeInstanceOf(InternalServerError);
@@ -28,7 +28,7 @@ describe('deadline, timeout and abort', () => {
     // The deadline runs in real time (network I/O is never on the fake clock): 300 ms lets the request reach
     // the server on a loaded machine (at 50 ms it sometimes did not, and the request count read 0).
     const error = await testRequester(server().url, { clock, deadline: 300, timeout: 5_000 })
-      .request({ method: 'GET', path: '/v1/contracts', response: Ok })
+      .request({ method: 'GET', path: '/v1/contracts', auth: 'optional', response: Ok })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APITimeoutError);
     expect(error).toMatchObject({ scope: 'deadline', attempts: 1, code: 'timeout' });
@@ -41,7 +41,7 @@ describe('deadline, timeout and abort', () => {
     // Attempt timers run in real time (network I/O is never on the fake clock); 250 ms leaves the answering
     // second attempt room on a loaded 2-core machine while the first still times out quickly.
     const { response } = await testRequester(server().url, { timeout: 250 })
-      .request({ method: 'GET', path: '/v1/contracts', response: Ok })
+      .request({ method: 'GET', path: '/v1/contracts', auth: 'optional', response: Ok })
       .withResponse();
     expect(response.attempts).toBe(2);
   });
@@ -49,7 +49,7 @@ describe('deadline, timeout and abort', () => {
   it('surfaces APITimeoutError once every attempt timed out', async () => {
     server().reply('hang', 'hang');
     const error = await testRequester(server().url, { timeout: 50, maxRetries: 1 })
-      .request({ method: 'GET', path: '/v1/contracts', response: Ok })
+      .request({ method: 'GET', path: '/v1/contracts', auth: 'optional', response: Ok })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APITimeoutError);
     expect(error).toMatchObject({ scope: 'attempt', attempts: 2 });
@@ -62,6 +62,7 @@ describe('deadline, timeout and abort', () => {
     const call = testRequester(server().url, { clock }).request({
       method: 'GET',
       path: '/v1/contracts',
+      auth: 'optional',
       response: Ok,
       options: { signal: controller.signal },
     });
@@ -80,6 +81,7 @@ describe('deadline, timeout and abort', () => {
     const call = testRequester(server().url).request({
       method: 'GET',
       path: '/v1/contracts',
+      auth: 'optional',
       response: Ok,
       options: { signal: controller.signal },
     });
@@ -94,6 +96,7 @@ describe('deadline, timeout and abort', () => {
       testRequester(server().url).request({
         method: 'GET',
         path: '/v1/contracts',
+        auth: 'optional',
         response: Ok,
         options: { signal: AbortSignal.abort() },
       }),
@@ -112,6 +115,7 @@ describe('deadline, timeout and abort', () => {
         requester.request({
           method: 'GET',
           path: '/v1/contracts',
+          auth: 'optional',
           response: Ok,
           options: { signal: controller.signal },
         }),

@@ -1,5 +1,5 @@
 /**
- * The auth hook the request pipeline calls for routes that need a bearer token (see `routeAuth`).
+ * The auth hook the request pipeline calls for routes that need a bearer token (see `Operation.auth`).
  * The token manager implements it; the pipeline never learns how tokens are obtained.
  */
 export interface Authenticator {

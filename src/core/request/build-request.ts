@@ -15,16 +15,9 @@ export function buildUrl(baseUrl: URL, path: string, query: QueryParams | undefi
   return url;
 }
 
-// Origin plus base path without trailing slashes, per base URL (a client's never changes; read every call).
-const prefixes = new WeakMap<URL, { href: string; prefix: string }>();
-
+// Origin plus base path without trailing slashes.
 function prefixOf(baseUrl: URL): string {
-  const cached = prefixes.get(baseUrl);
-  // A URL object is mutable: the cache holds only while its href is the one the prefix was built from.
-  if (cached !== undefined && cached.href === baseUrl.href) return cached.prefix;
-  const prefix = `${baseUrl.origin}${baseUrl.pathname.replace(/\/+$/, '')}`;
-  prefixes.set(baseUrl, { href: baseUrl.href, prefix });
-  return prefix;
+  return `${baseUrl.origin}${baseUrl.pathname.replace(/\/+$/, '')}`;
 }
 
 /** `partner-equity-sdk/<version> node/<version>`. */
@@ -34,16 +27,10 @@ export function userAgent(): string {
 }
 
 /** Lower-cases header names; later sources win. */
-export function mergeHeaders(...sources: (Record<string, string> | undefined)[]): Record<string, string> {
-  return extendHeaders({}, ...sources);
-}
-
-/** `sources` merged onto a copy of `base` (names lower-case already, e.g. merged once per client); later win. */
-export function extendHeaders(
-  base: Readonly<Record<string, string>>,
+export function mergeHeaders(
   ...sources: (Readonly<Record<string, string>> | undefined)[]
 ): Record<string, string> {
-  const out: Record<string, string> = { ...base };
+  const out: Record<string, string> = {};
   for (const source of sources) {
     if (source === undefined) continue;
     for (const name of Object.keys(source)) out[name.toLowerCase()] = source[name] as string;
@@ -53,18 +40,14 @@ export function extendHeaders(
 
 /** The body kind's `content-type` (none for multipart: the transport adds it with the boundary). */
 export function contentTypeOf(spec: RequestSpec<unknown>): Readonly<Record<string, string>> | undefined {
-  if (spec.json !== undefined) return JSON_CONTENT_TYPE;
-  if (spec.form !== undefined) return FORM_CONTENT_TYPE;
+  if (spec.json !== undefined) return { 'content-type': 'application/json' };
+  if (spec.form !== undefined) return { 'content-type': 'application/x-www-form-urlencoded' };
   return undefined;
 }
 
-// Shared by every call (only ever read): no header object per request for the body kind.
-const JSON_CONTENT_TYPE = Object.freeze({ 'content-type': 'application/json' });
-const FORM_CONTENT_TYPE = Object.freeze({ 'content-type': 'application/x-www-form-urlencoded' });
-
 /** The body to send for one attempt; multipart bodies are rebuilt every time. */
 export function encodeBody(spec: RequestSpec<unknown>): string | MultipartBody | undefined {
-  if (spec.json !== undefined) return spec.jsonText ?? JSON.stringify(spec.json);
+  if (spec.json !== undefined) return JSON.stringify(spec.json);
   if (spec.form !== undefined) return new URLSearchParams(spec.form).toString();
   if (spec.multipart !== undefined) return spec.multipart();
   return undefined;

@@ -22,11 +22,6 @@ export interface RequestSpec<T, Body = T> {
   query?: QueryParams | undefined;
   /** A JSON request body. */
   json?: unknown;
-  /**
-   * `json` already written as JSON text (any key order), sent as it is instead of `JSON.stringify(json)`:
-   * bulk calls hash the same text for their derived idempotency keys. `json` is still what debug logs show.
-   */
-  jsonText?: string | undefined;
   /** An `application/x-www-form-urlencoded` body (the token endpoint). */
   form?: Record<string, string> | undefined;
   /** A `multipart/form-data` body, built afresh for every attempt (a stream cannot be sent twice). */
@@ -42,6 +37,11 @@ export interface RequestSpec<T, Body = T> {
    * body that does not match `response`, so it must not assume the schema held.
    */
   select?(body: Body): T;
+  /**
+   * How the call authenticates (from its operation): `bearer` needs credentials, `optional` sends a token
+   * when the client has credentials, `none` never does. @default 'bearer'
+   */
+  auth?: 'bearer' | 'optional' | 'none' | undefined;
   /** This call's validation mode, whatever the client's (the token endpoint is always `'strict'`). */
   validation?: ResponseValidationMode | undefined;
   options?: RequestOptions | undefined;

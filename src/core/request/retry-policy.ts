@@ -1,3 +1,8 @@
+import pRetry from 'p-retry';
+import type { Clock } from '../clock.js';
+import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError } from '../errors/errors.js';
+import type { Logger } from '../logging/logger.js';
+
 /**
  * Retry tuning. Waits use "full jitter": a uniformly random wait between 0 and
  * `min(maxDelayMs, initialDelayMs * 2 ** retryIndex)`, so many clients failing together spread out.
@@ -24,9 +29,69 @@ export const DEFAULT_RETRY: RetryConfig = Object.freeze({
   random: Math.random,
 });
 
-/** Statuses worth another attempt: request timeout, rate limiting, server and gateway errors. */
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
+/**
+ * The one retryability rule: a later attempt may succeed after no answer at all (a connection error or a
+ * timeout), a request timeout (408), rate limiting (429), or a server or gateway error (5xx).
+ */
+export function isRetryable(error: unknown): boolean {
+  if (error instanceof APIError) return error.status === 408 || error.status === 429 || error.status >= 500;
+  return error instanceof APIConnectionError;
+}
+
+/** How {@link withRetries} runs one logical call. */
+export interface RetryLoop {
+  /** Retries after the first attempt. */
+  retries: number;
+  retry: RetryConfig;
+  /** Backoff waits run on this clock (a manual one in tests). */
+  clock: Clock;
+  logger?: Pick<Logger, 'debug'> | undefined;
+  /** The call, for debug lines and an abort during a wait. */
+  call: { method: string; path: string };
+  /** Clock time after which no new attempt starts. */
+  deadlineAt?: number | undefined;
+  signal?: AbortSignal | undefined;
+  /** Whether the call may be repeated at all (a POST without an idempotency key may not). @default true */
+  repeatable?: boolean | undefined;
+}
+
+/**
+ * Runs `attempt` until it succeeds or fails in a way retrying cannot fix ({@link isRetryable}), at most
+ * `1 + retries` times. Before each retry it waits for the server's `Retry-After` (a wait over
+ * `maxRetryAfterMs` ends the call instead) or a full-jitter backoff, on the injected clock; a wait that would
+ * pass the deadline ends the call with the last error. p-retry is the loop; the waits are ours so that a
+ * manual clock drives them.
+ */
+export function withRetries<T>(attempt: () => Promise<T>, loop: RetryLoop): Promise<T> {
+  const { clock, logger, retry, call } = loop;
+  const label = `${call.method} ${call.path}`;
+  return pRetry(attempt, {
+    retries: loop.repeatable === false ? 0 : loop.retries,
+    minTimeout: 0,
+    maxTimeout: 0,
+    shouldRetry: async ({ error, retriesConsumed }) => {
+      // The call's own time budget is spent: no attempt can start within it.
+      if (!isRetryable(error) || (error instanceof APITimeoutError && error.scope === 'deadline'))
+        return false;
+      const retryAfter = error instanceof APIError ? error.retryAfterMs : undefined;
+      if (retryAfter !== undefined && retryAfter > retry.maxRetryAfterMs) {
+        logger?.debug(`${label}: Retry-After ${retryAfter}ms is over the cap; not retrying`);
+        return false;
+      }
+      const delay = retryAfter ?? backoffDelay(retriesConsumed, retry);
+      if (loop.deadlineAt !== undefined && clock.now() + delay >= loop.deadlineAt) {
+        logger?.debug(`${label}: the next attempt would pass the deadline`);
+        return false;
+      }
+      logger?.debug(`${label}: retrying in ${delay}ms`, { reason: error.message });
+      try {
+        await clock.sleep(delay, loop.signal);
+      } catch (reason) {
+        throw new APIUserAbortError(call, { cause: reason });
+      }
+      return true;
+    },
+  });
 }
 
 /** The full-jitter wait before retry number `retryIndex` (0 for the first retry), in whole milliseconds. */

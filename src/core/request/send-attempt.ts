@@ -7,13 +7,9 @@ import {
 } from '../errors/errors.js';
 import { logBody } from '../logging/log-body.js';
 import { type RedactOptions, redact, redactHeaders } from '../logging/redact.js';
-import { AttemptAbort } from '../transport/attempt-abort.js';
-import { bodyTextOf, sendThrough } from '../transport/transport.js';
 import { MultipartBody } from '../uploads/multipart-body.js';
-import { attemptTimers } from './attempt-timers.js';
 import { encodeBody } from './build-request.js';
-import type { ReadResponse } from './read-response.js';
-import { readResponse, requestIdOf } from './read-response.js';
+import { type ReadResponse, requestIdOf } from './read-response.js';
 import type { RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester-config.js';
 
@@ -34,9 +30,8 @@ export interface CallState {
 
 /**
  * Sends one HTTP request and reads the whole response under the attempt's timeout (the per-attempt
- * `timeout`, shortened to what is left of the `deadline`). The timeout is a real timer (one shared timer for
- * all attempts, see attempt-timers.ts): network I/O runs in real time even when a test injects a manual clock
- * for backoff waits and the deadline.
+ * `timeout`, shortened to what is left of the `deadline`). The timeout runs in real time even when a test
+ * injects a manual clock for backoff waits and the deadline: network I/O does.
  */
 export async function sendAttempt(
   config: RequesterConfig,
@@ -61,34 +56,19 @@ export async function sendAttempt(
     token === undefined ? state.headers : { ...state.headers, authorization: `Bearer ${token}` };
   const body = encodeBody(spec);
   state.attempts += 1;
-  // The attempt's abort: the shared timer, and the caller's signal through one listener (only when given).
-  const abort = new AttemptAbort();
-  const armed = attemptTimers.arm(abort, limit);
   const callerSignal = spec.options?.signal;
-  let onCallerAbort: (() => void) | undefined;
-  if (callerSignal?.aborted) abort.abort(callerSignal.reason);
-  else if (callerSignal !== undefined) {
-    onCallerAbort = () => abort.abort(callerSignal.reason);
-    callerSignal.addEventListener('abort', onCallerAbort, { once: true });
-  }
-  // Per-attempt debug fields (duration, redacted headers and bodies) exist only at debug level.
-  const debug = config.logLevel === undefined || config.logLevel === 'debug';
-  const started = debug ? clock.now() : 0;
+  const timer = AbortSignal.timeout(limit);
+  const signal = callerSignal === undefined ? timer : AbortSignal.any([callerSignal, timer]);
+  const started = clock.now();
   let read: ReadResponse | undefined;
   let failure: Error | undefined;
   try {
-    const response = await sendThrough(transport, {
-      method: spec.method,
-      url: state.url,
-      headers,
-      body,
-      abort,
-    });
-    read = readResponse(response, bodyTextOf(response) ?? (await response.text()));
+    const response = await transport({ method: spec.method, url: state.url, headers, body, signal });
+    read = { status: response.status, headers: response.headers, text: await response.text() };
     return read;
   } catch (error) {
     if (callerSignal?.aborted) failure = new APIUserAbortError(spec, { cause: callerSignal.reason });
-    else if (abort.aborted) {
+    else if (timer.aborted) {
       failure =
         scope === 'deadline'
           ? deadlineError(contextOf(state), config.deadline, error)
@@ -98,13 +78,11 @@ export async function sendAttempt(
       failure = new APIConnectionError(contextOf(state), { cause: error, message: connectionMessage(error) });
     throw failure;
   } finally {
-    attemptTimers.cancel(armed);
-    if (onCallerAbort !== undefined) callerSignal?.removeEventListener('abort', onCallerAbort);
-    if (debug) {
+    // Redaction runs only when debug lines are on: a client that does not log pays nothing for it.
+    if (config.logLevel === undefined || config.logLevel === 'debug') {
       const durationMs = clock.now() - started;
       const outcome =
         read === undefined ? `failed: ${failure?.message ?? 'unknown error'}` : String(read.status);
-      // Built only at debug level: a client that does not log pays nothing for redaction per request.
       const redaction: RedactOptions = {
         secrets: config.secrets,
         maskPersonalData: config.logPersonalData !== true,
@@ -116,7 +94,7 @@ export async function sendAttempt(
         status: read?.status,
         attempt: state.attempts,
         durationMs,
-        requestId: read === undefined ? undefined : requestIdOf(read),
+        requestId: read === undefined ? undefined : requestIdOf(read.headers),
         idempotencyKey: state.idempotencyKey,
         requestHeaders: redactHeaders(headers, config.secrets),
         requestBody: describeBody(spec, body, redaction),

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_CHUNK_SIZE } from '../../resources/bulk-options.js';
 import { OPERATIONS, type Operation, type OperationName } from '../../resources/operations.js';
-import { type RouteAuth, routeAuth } from '../sdk-core.js';
 
 type Json = Record<string, unknown>;
 
@@ -13,8 +12,8 @@ export interface SdkOperation {
   method: Operation['method'];
   /** The SDK's route template (`/v1/spv-requests/{slug}`). */
   route: string;
-  /** How the SDK authenticates the call (see `routeAuth`). */
-  auth: RouteAuth;
+  /** How the SDK authenticates the call (see `Operation.auth`). */
+  auth: 'bearer' | 'optional' | 'none';
   /** What the SDK accepts as a 2xx JSON body (zod's input side: what its parser takes); none for text. */
   response?: Json | undefined;
   /** Checked `'strict'` whatever the client's mode (the token endpoint). */
@@ -43,7 +42,6 @@ let cached: SdkOperation[] | undefined;
  */
 export function sdkOperations(): SdkOperation[] {
   cached ??= (Object.entries(OPERATIONS) as [OperationName, Operation][]).map(([name, operation]) => {
-    const auth = routeAuth(operation.method, operation.route);
     const headers = ['accept', 'user-agent'];
     if (operation.body !== undefined) headers.push('content-type');
     if (operation.idempotencyKey === true) headers.push('idempotency-key');
@@ -52,7 +50,7 @@ export function sdkOperations(): SdkOperation[] {
       sdk: operation.sdk,
       method: operation.method,
       route: operation.route,
-      auth,
+      auth: operation.auth ?? 'bearer',
       response: operation.responseFormat === 'text' ? undefined : jsonSchema(operation.response, 'input'),
       strict: operation.validation === 'strict',
       request:
