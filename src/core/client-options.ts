@@ -3,12 +3,11 @@ import { z } from 'zod';
 import type { PrivateKeyInput } from '../auth/import-private-key.js';
 import type { Signer } from '../auth/signer.js';
 import type { TokenStore } from '../auth/token-store.js';
-import { lazySchema } from '../schemas/lazy-schema.js';
 import type { Clock } from './clock.js';
 import { InputValidationError, toValidationIssues } from './errors/errors.js';
 import { LOG_LEVELS, type Logger, type LogLevel } from './logging/logger.js';
 import type { Authenticator } from './request/authenticator.js';
-import { headerIssues } from './request/check-request-options.js';
+import { HeadersSchema } from './request/check-request-options.js';
 import { RESPONSE_VALIDATION_MODES, type ResponseValidationMode } from './request/response-validation.js';
 import type { RetryConfig } from './request/retry-policy.js';
 import { isCleartextToNetwork } from './transport/loopback-host.js';
@@ -133,102 +132,92 @@ const httpUrl = (what: string) =>
 
 const millis = () => z.number().finite().positive();
 
-// Built on first use (the first client), not at import: see lazySchema.
-const optionsSchema = lazySchema(() =>
-  z
-    .strictObject({
-      baseUrl: httpUrl('the environment base URL').refine(
-        (value) => !URL.canParse(value) || (new URL(value).search === '' && new URL(value).hash === ''),
-        { message: 'must not have a query string or fragment' },
-      ),
-      clientId: z.string().min(1).optional(),
-      issuer: httpUrl('your own API base URL').optional(),
-      privateKey: z.unknown().optional(),
-      signer: z.custom<Signer>(isFunction, { message: 'must be a function' }).optional(),
-      keyId: z.string().min(1).optional(),
-      assertionAlgorithm: z.enum(['EdDSA', 'Ed25519']).optional(),
-      maxRetries: z.number().int().min(0).max(20).optional(),
-      timeout: millis().optional(),
-      deadline: millis().optional(),
-      retry: z
-        .strictObject({
-          initialDelayMs: z.number().finite().min(0),
-          maxDelayMs: z.number().finite().min(0),
-          maxRetryAfterMs: z.number().finite().min(0),
-          random: z.custom<() => number>(isFunction, { message: 'must be a function' }),
-        })
-        .partial()
-        .optional(),
-      fetch: z.custom<typeof globalThis.fetch>(isFunction, { message: 'must be a function' }).optional(),
-      dispatcher: z
-        .custom<Dispatcher>(hasMethods('dispatch'), { message: 'must be an undici Dispatcher' })
-        .optional(),
-      logger: z
-        .custom<Logger>(hasMethods('debug', 'info', 'warn', 'error'), {
-          message: 'must have debug, info, warn and error methods',
-        })
-        .optional(),
-      logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
-      defaultHeaders: z.record(z.string(), z.string()).optional(),
-      allowInsecureHttp: z.boolean().optional(),
-      logPersonalData: z.boolean().optional(),
-      clock: z
-        .custom<Clock>(hasMethods('now', 'sleep'), { message: 'must have now() and sleep()' })
-        .optional(),
-      maxResponseBytes: z.number().int().positive().optional(),
-      responseValidation: z.enum(RESPONSE_VALIDATION_MODES).optional(),
-      tokenStore: z
-        .custom<TokenStore>(hasMethods('read', 'lease', 'takeRefreshToken', 'write'), {
-          message: 'must be a TokenStore (read, lease, takeRefreshToken and write methods)',
-        })
-        .optional(),
-      authenticator: z
-        .custom<Authenticator>(hasMethods('getToken', 'onUnauthorized'), {
-          message: 'must be an Authenticator',
-        })
-        .optional(),
-    })
-    .superRefine((options, ctx) => {
-      if (options.allowInsecureHttp !== true && isCleartextToNetwork(options.baseUrl)) {
+const optionsSchema = z
+  .strictObject({
+    baseUrl: httpUrl('the environment base URL').refine(
+      (value) => !URL.canParse(value) || (new URL(value).search === '' && new URL(value).hash === ''),
+      { message: 'must not have a query string or fragment' },
+    ),
+    clientId: z.string().min(1).optional(),
+    issuer: httpUrl('your own API base URL').optional(),
+    privateKey: z.unknown().optional(),
+    signer: z.custom<Signer>(isFunction, { message: 'must be a function' }).optional(),
+    keyId: z.string().min(1).optional(),
+    assertionAlgorithm: z.enum(['EdDSA', 'Ed25519']).optional(),
+    maxRetries: z.number().int().min(0).max(20).optional(),
+    timeout: millis().optional(),
+    deadline: millis().optional(),
+    retry: z
+      .strictObject({
+        initialDelayMs: z.number().finite().min(0),
+        maxDelayMs: z.number().finite().min(0),
+        maxRetryAfterMs: z.number().finite().min(0),
+        random: z.custom<() => number>(isFunction, { message: 'must be a function' }),
+      })
+      .partial()
+      .optional(),
+    fetch: z.custom<typeof globalThis.fetch>(isFunction, { message: 'must be a function' }).optional(),
+    dispatcher: z
+      .custom<Dispatcher>(hasMethods('dispatch'), { message: 'must be an undici Dispatcher' })
+      .optional(),
+    logger: z
+      .custom<Logger>(hasMethods('debug', 'info', 'warn', 'error'), {
+        message: 'must have debug, info, warn and error methods',
+      })
+      .optional(),
+    logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
+    defaultHeaders: HeadersSchema.optional(),
+    allowInsecureHttp: z.boolean().optional(),
+    logPersonalData: z.boolean().optional(),
+    clock: z.custom<Clock>(hasMethods('now', 'sleep'), { message: 'must have now() and sleep()' }).optional(),
+    maxResponseBytes: z.number().int().positive().optional(),
+    responseValidation: z.enum(RESPONSE_VALIDATION_MODES).optional(),
+    tokenStore: z
+      .custom<TokenStore>(hasMethods('read', 'lease', 'takeRefreshToken', 'write'), {
+        message: 'must be a TokenStore (read, lease, takeRefreshToken and write methods)',
+      })
+      .optional(),
+    authenticator: z
+      .custom<Authenticator>(hasMethods('getToken', 'onUnauthorized'), {
+        message: 'must be an Authenticator',
+      })
+      .optional(),
+  })
+  .superRefine((options, ctx) => {
+    if (options.allowInsecureHttp !== true && isCleartextToNetwork(options.baseUrl)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['baseUrl'],
+        message:
+          'is plain http to a host other than this machine, so tokens would travel in cleartext: use https, or set allowInsecureHttp: true for a network you trust',
+      });
+    }
+    if (options.fetch !== undefined && options.dispatcher !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['dispatcher'], message: 'cannot be combined with fetch' });
+    }
+    if (options.privateKey !== undefined && options.signer !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['signer'],
+        message: 'give either privateKey or signer, not both',
+      });
+    }
+    // Credentials come as a set: partial credentials would only fail later, on the first bearer call.
+    const given = options.clientId ?? options.issuer ?? options.privateKey ?? options.signer;
+    if (given !== undefined) {
+      if (options.clientId === undefined)
+        ctx.addIssue({ code: 'custom', path: ['clientId'], message: 'is required with credentials' });
+      if (options.issuer === undefined)
+        ctx.addIssue({ code: 'custom', path: ['issuer'], message: 'is required with credentials' });
+      if (options.privateKey === undefined && options.signer === undefined) {
         ctx.addIssue({
           code: 'custom',
-          path: ['baseUrl'],
-          message:
-            'is plain http to a host other than this machine, so tokens would travel in cleartext: use https, or set allowInsecureHttp: true for a network you trust',
+          path: ['privateKey'],
+          message: 'privateKey or signer is required with credentials',
         });
       }
-      if (options.defaultHeaders !== undefined) {
-        for (const issue of headerIssues(options.defaultHeaders, 'defaultHeaders')) {
-          ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
-        }
-      }
-      if (options.fetch !== undefined && options.dispatcher !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['dispatcher'], message: 'cannot be combined with fetch' });
-      }
-      if (options.privateKey !== undefined && options.signer !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['signer'],
-          message: 'give either privateKey or signer, not both',
-        });
-      }
-      // Credentials come as a set: partial credentials would only fail later, on the first bearer call.
-      const given = options.clientId ?? options.issuer ?? options.privateKey ?? options.signer;
-      if (given !== undefined) {
-        if (options.clientId === undefined)
-          ctx.addIssue({ code: 'custom', path: ['clientId'], message: 'is required with credentials' });
-        if (options.issuer === undefined)
-          ctx.addIssue({ code: 'custom', path: ['issuer'], message: 'is required with credentials' });
-        if (options.privateKey === undefined && options.signer === undefined) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['privateKey'],
-            message: 'privateKey or signer is required with credentials',
-          });
-        }
-      }
-    }),
-);
+    }
+  });
 
 /**
  * Checks `options` and throws an {@link InputValidationError} that names every bad field. Values are never

@@ -2,12 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 
 /**
- * Bytes read from disk at a time. Every read becomes garbage that V8 frees lazily (external memory, until
- * enough small objects pile up to start a young-generation GC), so smaller reads keep the peak RSS of large
- * uploads down. Bench scenario 4 (peak RSS growth, one / five concurrent 10 MiB uploads): 64 KiB 9.2 / 49.7
- * MB, 32 KiB 8.9 / 51.4, 16 KiB 9.5 / 46.7, 8 KiB 9.3 / 35.7, 4 KiB 15.0 / 25.1. The price is CPU: five
- * concurrent 10 MiB uploads on loopback take ~270 ms at 8 KiB vs ~160 ms at 64 KiB (~190 vs ~320 MiB/s),
- * far above any real uplink, so the network still sets the pace.
+ * Bytes read from disk at a time: small reads keep the peak memory of concurrent large uploads down, at a
+ * CPU cost far below any real uplink (bench scenario 4; the figures are in bench/RESULTS.md's findings).
  */
 export const MULTIPART_READ_BYTES = 8 * 1024;
 

@@ -57,8 +57,7 @@ async function run<T>(requester: Requester, upload: UploadRequest<T>): Promise<W
   let prepared: PreparedUpload | undefined;
   if (source !== undefined) {
     try {
-      // Loaded with the first upload, not with the SDK (issue 17's cold start): reading, sniffing and
-      // spooling files, and the node:fs/promises, os and path functions they use.
+      // Loaded with the first upload: a process that never uploads never loads file reading and spooling.
       const { prepareUpload } = await import('./upload-file.js');
       prepared = await prepareUpload(source, { ...upload.rules, signal });
     } catch (error) {
