@@ -68,7 +68,7 @@ function mutate(
     const next = replaceAt(headers[scheme.idHeader]!, mutation.at, mutation.char);
     if (next === undefined) return undefined;
     out[scheme.idHeader] = next;
-    return { body, headers: out, signed: scheme.signedContent === 'id.timestamp.body' };
+    return { body, headers: out, signed: scheme.signedContent.includes('{id}') };
   }
   const signature = headers[scheme.signatureHeader]!;
   if (mutation.kind === 'timestamp') {

@@ -209,8 +209,8 @@ describe('scheme validation', () => {
       'signatureHeader must be an HTTP header name',
       "signatureEncoding must be one of 'base64', 'hex'",
       'signaturePrefix must not contain signatureSeparator',
-      "signedContent 'id.timestamp.body' needs exactly one of timestampHeader, timestampPrefix",
-      "signedContent 'id.timestamp.body' needs an idHeader",
+      "signedContent '{id}.{timestamp}.{body}' needs exactly one of timestampHeader, timestampPrefix",
+      "signedContent '{id}.{timestamp}.{body}' needs an idHeader",
     ]) {
       expect(message).toContain(part);
     }
@@ -218,7 +218,7 @@ describe('scheme validation', () => {
 
   it('refuses an unsigned timestamp, an unknown preset and a scheme that is not an object', () => {
     expect(() => resolveWebhookScheme({ preset: 'github', timestampHeader: 'x-ts' })).toThrow(
-      /signedContent 'body' signs no timestamp/,
+      /signedContent '\{body\}' signs no timestamp/,
     );
     expect(() => resolveWebhookScheme('stripey' as never)).toThrow(
       /unknown preset 'stripey' \(presets: standard-webhooks, stripe, github, shopify\)/,
