@@ -6,7 +6,7 @@ import { readDeliveryHeaders } from './read-delivery-headers.js';
 import type { WebhookRequestHeaders } from './read-header.js';
 import { staleAdvice } from './retry-window.js';
 import { resolveWebhookScheme } from './scheme/resolve-webhook-scheme.js';
-import { compileSignedContent, type SignedContentAround } from './scheme/signed-content-template.js';
+import { compileSignedContent, type SignedContentAround, signs } from './scheme/signed-content-template.js';
 import type { WebhookScheme, WebhookSchemeInput } from './scheme/webhook-scheme.js';
 import { decodeSecret } from './secret.js';
 import { checkSignInput, newMessageId, type SignedWebhookHeaders, signedHeaders } from './sign.js';
@@ -80,6 +80,7 @@ export class Webhook {
   readonly #engine: HmacEngine;
   readonly #scheme: WebhookScheme;
   readonly #signedContent: (id: string, timestamp: string) => SignedContentAround;
+  readonly #signsId: boolean;
   readonly #keyBytes: readonly Uint8Array<ArrayBuffer>[];
   #keys: unknown[] | undefined;
   #keysPending: Promise<unknown[]> | undefined;
@@ -90,6 +91,7 @@ export class Webhook {
     this.#engine = engineFor(new.target);
     this.#scheme = resolveWebhookScheme(options.scheme);
     this.#signedContent = compileSignedContent(this.#scheme.signedContent);
+    this.#signsId = signs(this.#scheme, 'id');
     const secrets = secretList(options);
     const label = (i: number) => (secrets.length === 1 ? 'Webhook secret' : `Webhook secret #${i + 1}`);
     this.#keyBytes = secrets.map((s, i) => decodeSecret(s, this.#scheme.secretEncoding, label(i)));
@@ -201,7 +203,9 @@ export class Webhook {
     }
     if (stale) throw this.#timestampError(skew);
     let id = delivery.id;
-    if (id === undefined) {
+    // An id outside the signature can be changed by anyone replaying a captured delivery, so the id to
+    // de-duplicate on comes from the signed body instead (stable across re-signed retries and rotations).
+    if (id === undefined || !this.#signsId) {
       const digest = this.#engine.digest(body);
       id = `sha256:${typeof digest === 'string' ? digest : await digest}`;
     }

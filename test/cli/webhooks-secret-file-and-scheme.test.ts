@@ -1,6 +1,6 @@
 // Issue 16 #4: the secret never has to be on argv (--secret-file, PE_WEBHOOK_SECRET_FILE). Issue 13: the
 // webhook commands take the same scheme as Webhook and the fake (--scheme preset, JSON or file).
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,7 +142,10 @@ describe.concurrent('--scheme', () => {
       { env },
     );
     expect(verified.status).toBe(0);
-    expect(verified.stderr).toBe('Valid: spv_request.completed (id gh-1, secret #1 matched)\n');
+    // GitHub signs no id, so the id to de-duplicate on is the signed body's SHA-256.
+    expect(verified.stderr).toBe(
+      `Valid: spv_request.completed (id sha256:${createHash('sha256').update(body).digest('hex')}, secret #1 matched)\n`,
+    );
   });
 
   it('takes a signed-content template in a description, and refuses one without {body}', async () => {
