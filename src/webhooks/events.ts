@@ -133,7 +133,7 @@ export interface WebhookDeliveryFields {
    * anyone replaying a captured delivery).
    */
   webhookId: string;
-  /** Index of the configured secret that matched; once no event matches index 0… retire the older ones. */
+  /** Index of the first configured secret that matched; once no event matches index 0… retire the older ones. */
   secretIndex: number;
 }
 

@@ -31,7 +31,7 @@ export class VerifiedWebhook {
   readonly webhookId: string;
   /** The signed timestamp in Unix seconds; `undefined` for schemes that sign none. */
   readonly timestamp: number | undefined;
-  /** Index of the configured secret that matched. */
+  /** Index of the first configured secret that matched. */
   readonly secretIndex: number;
   readonly #raw: string | Uint8Array;
   #text: string | undefined | typeof UNSET = UNSET;
