@@ -1,5 +1,6 @@
 import { parseHttpDate } from '../auth/token-endpoint.js';
 import { resolveWebhookScheme } from '../webhooks/scheme/resolve-webhook-scheme.js';
+import { signs } from '../webhooks/scheme/signed-content-template.js';
 import type { WebhookSchemeInput } from '../webhooks/scheme/webhook-scheme.js';
 import { signWebhook } from '../webhooks/sign.js';
 import type { DoctorCheck } from './doctor-report.js';
@@ -93,7 +94,7 @@ export async function checkWebhook(
       details,
     };
   }
-  if (scheme.signedContent !== 'body') {
+  if (signs(scheme, 'timestamp')) {
     const stale = await send({
       body: event('stale'),
       contentType: 'application/json',

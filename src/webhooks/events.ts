@@ -127,9 +127,13 @@ export type KnownWebhookEventType = keyof WebhookEventDataMap;
 
 /** What every delivered event carries from verification. */
 export interface WebhookDeliveryFields {
-  /** The message id header: identical on every retry of one message, so de-duplicate on it. */
+  /**
+   * The id to de-duplicate on, identical on every retry of one message: the message id header when the
+   * scheme signs it, otherwise `sha256:` + the hex SHA-256 of the body (an unsigned id could be changed by
+   * anyone replaying a captured delivery).
+   */
   webhookId: string;
-  /** Index of the configured secret that matched; once no event matches index 0… retire the older ones. */
+  /** Index of the first configured secret that matched; once no event matches index 0… retire the older ones. */
   secretIndex: number;
 }
 

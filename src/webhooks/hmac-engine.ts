@@ -11,11 +11,12 @@ import type { WebhookSignatureEncoding } from './scheme/webhook-scheme.js';
 export interface HmacEngine<Key = unknown> {
   /** Turns raw secret bytes into a reusable key (done once per secret per `Webhook`). */
   importKey(raw: Uint8Array<ArrayBuffer>): Key | Promise<Key>;
-  /** HMAC-SHA256 of `prefix` (UTF-8) followed by `body` (UTF-8 when a string), in `encoding`. */
+  /** HMAC-SHA256 of `prefix`, `body` and `suffix` (UTF-8; `body` as given when bytes), in `encoding`. */
   sign(
     key: Key,
     prefix: string,
     body: string | Uint8Array,
+    suffix: string,
     encoding: WebhookSignatureEncoding,
   ): string | Promise<string>;
   /** Lower-case hex SHA-256 of `body` (UTF-8 when a string). */

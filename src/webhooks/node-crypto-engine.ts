@@ -8,13 +8,14 @@ import type { HmacEngine } from './hmac-engine.js';
  */
 export const nodeCryptoEngine: HmacEngine<KeyObject> = {
   importKey: (raw) => createSecretKey(raw),
-  sign: (key, prefix, body, encoding) => {
+  sign: (key, prefix, body, suffix, encoding) => {
     const hmac = createHmac('sha256', key);
     if (typeof body === 'string') {
-      hmac.update(prefix + body, 'utf8');
+      hmac.update(prefix + body + suffix, 'utf8');
     } else {
       if (prefix !== '') hmac.update(prefix, 'utf8');
       hmac.update(body);
+      if (suffix !== '') hmac.update(suffix, 'utf8');
     }
     return hmac.digest(encoding);
   },

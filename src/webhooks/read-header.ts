@@ -28,18 +28,23 @@ function lookup(headers: WebhookRequestHeaders, name: string): string | readonly
 
 /**
  * The value of header `name` (lower-case). Repeated values must agree, except with `joinRepeats` (the
- * signature header, whose entries are a list anyway): those are joined with a space.
+ * signature header, whose entries are a list anyway): those are joined with a space. A repeat arrives as an
+ * array or joined with `, ` (Node, `Headers#get`); ids and timestamps hold no spaces, so `, ` splits copies.
  */
 export function readHeader(headers: WebhookRequestHeaders, name: string, joinRepeats = false): string {
   const raw = lookup(headers, name);
+  const values: readonly string[] = typeof raw === 'string' ? [raw] : Array.isArray(raw) ? raw : [];
   let value: string | undefined;
-  if (typeof raw === 'string') {
-    value = raw;
-  } else if (Array.isArray(raw)) {
-    const values = raw as readonly string[];
-    if (joinRepeats) value = values.join(' ');
-    else if (values.every((v) => v === values[0])) value = values[0];
-    else throw new WebhookVerificationError('malformed_header', `Header ${name} was sent more than once.`);
+  if (joinRepeats) value = values.join(' ');
+  else {
+    const copies = values.flatMap((v) => v.trim().split(', ')).map((v) => v.trim());
+    if (copies.some((v) => v !== copies[0])) {
+      throw new WebhookVerificationError(
+        'malformed_header',
+        `Header ${name} was sent more than once, with different values.`,
+      );
+    }
+    value = copies[0];
   }
   value = value?.trim();
   if (!value) throw new WebhookVerificationError('missing_header', `Missing header ${name}.`);

@@ -1,9 +1,10 @@
 import type { HmacEngine } from './hmac-engine.js';
 import { resolveWebhookScheme } from './scheme/resolve-webhook-scheme.js';
+import { compileSignedContent } from './scheme/signed-content-template.js';
 import type { WebhookScheme, WebhookSchemeInput } from './scheme/webhook-scheme.js';
 import { decodeSecret } from './secret.js';
 import { formatSignatureHeader } from './signature-header.js';
-import { asRawBody, type RawBody, signedPrefix, WEBHOOK_ID } from './signed-content.js';
+import { asRawBody, type RawBody, WEBHOOK_ID } from './signed-content.js';
 import { webCryptoEngine } from './web-crypto-engine.js';
 
 /** What {@link signWebhook} signs. */
@@ -58,12 +59,8 @@ export async function signedHeaders<Key>(
   if (body === undefined) {
     throw new TypeError('Webhook payload must be the raw body: a string, Uint8Array or ArrayBuffer.');
   }
-  const digest = await engine.sign(
-    key,
-    signedPrefix(scheme.signedContent, input.id, input.timestamp),
-    body,
-    scheme.signatureEncoding,
-  );
+  const { prefix, suffix } = compileSignedContent(scheme.signedContent)(input.id, input.timestamp);
+  const digest = await engine.sign(key, prefix, body, suffix, scheme.signatureEncoding);
   const headers: SignedWebhookHeaders = {};
   if (scheme.idHeader !== null) headers[scheme.idHeader] = input.id;
   if (scheme.timestampHeader !== null) headers[scheme.timestampHeader] = input.timestamp;

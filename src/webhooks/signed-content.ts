@@ -1,5 +1,4 @@
 // Pieces of every scheme shared by signing and verifying, so both sides agree byte for byte.
-import type { WebhookSignedContent } from './scheme/webhook-scheme.js';
 
 /** Raw body types accepted everywhere: the exact bytes that went over the wire. */
 export type RawBody = string | Uint8Array | ArrayBuffer;
@@ -20,10 +19,4 @@ export function asRawBody(body: unknown): string | Uint8Array | undefined {
     return new Uint8Array(body as ArrayBuffer);
   }
   return undefined;
-}
-
-/** What the HMAC covers before the body: `${id}.${timestamp}.`, `${timestamp}.` or nothing. */
-export function signedPrefix(content: WebhookSignedContent, id: string, timestamp: string): string {
-  if (content === 'id.timestamp.body') return `${id}.${timestamp}.`;
-  return content === 'timestamp.body' ? `${timestamp}.` : '';
 }

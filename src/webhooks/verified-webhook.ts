@@ -24,11 +24,14 @@ export interface VerifiedWebhookInit {
  * ```
  */
 export class VerifiedWebhook {
-  /** The message id header, or for a scheme without one, `sha256:` + the hex SHA-256 of the body. */
+  /**
+   * The id to de-duplicate on: the message id header when the scheme signs it, otherwise (no id header, or
+   * one the signature does not cover) `sha256:` + the hex SHA-256 of the body.
+   */
   readonly webhookId: string;
   /** The signed timestamp in Unix seconds; `undefined` for schemes that sign none. */
   readonly timestamp: number | undefined;
-  /** Index of the configured secret that matched. */
+  /** Index of the first configured secret that matched. */
   readonly secretIndex: number;
   readonly #raw: string | Uint8Array;
   #text: string | undefined | typeof UNSET = UNSET;

@@ -6,10 +6,11 @@ import { readDeliveryHeaders } from './read-delivery-headers.js';
 import type { WebhookRequestHeaders } from './read-header.js';
 import { staleAdvice } from './retry-window.js';
 import { resolveWebhookScheme } from './scheme/resolve-webhook-scheme.js';
+import { compileSignedContent, type SignedContentAround, signs } from './scheme/signed-content-template.js';
 import type { WebhookScheme, WebhookSchemeInput } from './scheme/webhook-scheme.js';
 import { decodeSecret } from './secret.js';
 import { checkSignInput, newMessageId, type SignedWebhookHeaders, signedHeaders } from './sign.js';
-import { asRawBody, type RawBody, signedPrefix } from './signed-content.js';
+import { asRawBody, type RawBody } from './signed-content.js';
 import { VerifiedWebhook } from './verified-webhook.js';
 import { engineFor, secretList } from './webhook-engines.js';
 import { WebhookVerificationError } from './webhook-verification-error.js';
@@ -78,6 +79,8 @@ interface Checked {
 export class Webhook {
   readonly #engine: HmacEngine;
   readonly #scheme: WebhookScheme;
+  readonly #signedContent: (id: string, timestamp: string) => SignedContentAround;
+  readonly #signsId: boolean;
   readonly #keyBytes: readonly Uint8Array<ArrayBuffer>[];
   #keys: unknown[] | undefined;
   #keysPending: Promise<unknown[]> | undefined;
@@ -87,6 +90,8 @@ export class Webhook {
   constructor(options: WebhookOptions) {
     this.#engine = engineFor(new.target);
     this.#scheme = resolveWebhookScheme(options.scheme);
+    this.#signedContent = compileSignedContent(this.#scheme.signedContent);
+    this.#signsId = signs(this.#scheme, 'id');
     const secrets = secretList(options);
     const label = (i: number) => (secrets.length === 1 ? 'Webhook secret' : `Webhook secret #${i + 1}`);
     this.#keyBytes = secrets.map((s, i) => decodeSecret(s, this.#scheme.secretEncoding, label(i)));
@@ -176,10 +181,10 @@ export class Webhook {
     const scheme = this.#scheme;
     const delivery = readDeliveryHeaders(scheme, headers);
     const keys = this.#keys ?? (await this.#importKeys());
-    const prefix = signedPrefix(scheme.signedContent, delivery.id ?? '', delivery.timestamp ?? '');
+    const { prefix, suffix } = this.#signedContent(delivery.id ?? '', delivery.timestamp ?? '');
     let index = -1;
     for (let i = 0; i < keys.length && index < 0; i++) {
-      const signed = this.#engine.sign(keys[i], prefix, body, scheme.signatureEncoding);
+      const signed = this.#engine.sign(keys[i], prefix, body, suffix, scheme.signatureEncoding);
       const expected = typeof signed === 'string' ? signed : await signed;
       let matched = false;
       // Every candidate is compared (no early exit) so timing says nothing about which entry matched.
@@ -198,7 +203,9 @@ export class Webhook {
     }
     if (stale) throw this.#timestampError(skew);
     let id = delivery.id;
-    if (id === undefined) {
+    // An id outside the signature can be changed by anyone replaying a captured delivery, so the id to
+    // de-duplicate on comes from the signed body instead (stable across re-signed retries and rotations).
+    if (id === undefined || !this.#signsId) {
       const digest = this.#engine.digest(body);
       id = `sha256:${typeof digest === 'string' ? digest : await digest}`;
     }

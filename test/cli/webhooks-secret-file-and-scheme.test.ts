@@ -1,5 +1,6 @@
 // Issue 16 #4: the secret never has to be on argv (--secret-file, PE_WEBHOOK_SECRET_FILE). Issue 13: the
 // webhook commands take the same scheme as Webhook and the fake (--scheme preset, JSON or file).
+import { createHash, createHmac } from 'node:crypto';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,7 +142,39 @@ describe.concurrent('--scheme', () => {
       { env },
     );
     expect(verified.status).toBe(0);
-    expect(verified.stderr).toBe('Valid: spv_request.completed (id gh-1, secret #1 matched)\n');
+    // GitHub signs no id, so the id to de-duplicate on is the signed body's SHA-256.
+    expect(verified.stderr).toBe(
+      `Valid: spv_request.completed (id sha256:${createHash('sha256').update(body).digest('hex')}, secret #1 matched)\n`,
+    );
+  });
+
+  it('takes a signed-content template in a description, and refuses one without {body}', async () => {
+    // Slack's published example: "v0=" + hex HMAC-SHA256 of "v0:{timestamp}:{body}" with the raw secret.
+    const slack = { preset: 'github', idHeader: null, timestampHeader: 'x-slack-request-timestamp' };
+    const scheme = (signedContent: string) =>
+      JSON.stringify({
+        ...slack,
+        signatureHeader: 'x-slack-signature',
+        signaturePrefix: 'v0=',
+        signedContent,
+      });
+    const env = { PE_WEBHOOK_SECRET: '8f742231b10e8888abcd99yyyzzz85a5' };
+    const args = ['--timestamp', '1531420618', '--body', 'token=x&text=', '--json'];
+    const signed = await runCli(['webhooks', 'sign', '--scheme', scheme('v0:{timestamp}:{body}'), ...args], {
+      env,
+    });
+    expect(signed.stderr).toBe('');
+    expect(JSON.parse(signed.stdout)).toEqual({
+      'x-slack-request-timestamp': '1531420618',
+      'x-slack-signature': `v0=${createHmac('sha256', env.PE_WEBHOOK_SECRET).update('v0:1531420618:token=x&text=').digest('hex')}`,
+    });
+    const refused = await runCli(['webhooks', 'sign', '--scheme', scheme('v0:{timestamp}'), ...args], {
+      env,
+    });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(
+      /--scheme: Invalid webhook scheme: signedContent 'v0:\{timestamp\}' names no \{body\}/,
+    );
   });
 
   it('refuses an unknown preset, bad JSON and a bad description as usage errors naming the problem', async () => {

@@ -141,7 +141,8 @@ describe.each(BUILDS)('scheme details — %s', (_build, Webhook) => {
       body,
     });
     const verified = await github.verifySignature(body, headers);
-    expect(verified).toMatchObject({ webhookId: 'gh-1', timestamp: undefined });
+    const hash = createHash('sha256').update(body).digest('hex');
+    expect(verified).toMatchObject({ webhookId: `sha256:${hash}`, timestamp: undefined });
   });
 
   it('takes a preset with overrides, header names in any case', async () => {
@@ -209,8 +210,8 @@ describe('scheme validation', () => {
       'signatureHeader must be an HTTP header name',
       "signatureEncoding must be one of 'base64', 'hex'",
       'signaturePrefix must not contain signatureSeparator',
-      "signedContent 'id.timestamp.body' needs exactly one of timestampHeader, timestampPrefix",
-      "signedContent 'id.timestamp.body' needs an idHeader",
+      "signedContent '{id}.{timestamp}.{body}' needs exactly one of timestampHeader, timestampPrefix",
+      "signedContent '{id}.{timestamp}.{body}' needs an idHeader",
     ]) {
       expect(message).toContain(part);
     }
@@ -218,7 +219,7 @@ describe('scheme validation', () => {
 
   it('refuses an unsigned timestamp, an unknown preset and a scheme that is not an object', () => {
     expect(() => resolveWebhookScheme({ preset: 'github', timestampHeader: 'x-ts' })).toThrow(
-      /signedContent 'body' signs no timestamp/,
+      /signedContent '\{body\}' signs no timestamp/,
     );
     expect(() => resolveWebhookScheme('stripey' as never)).toThrow(
       /unknown preset 'stripey' \(presets: standard-webhooks, stripe, github, shopify\)/,

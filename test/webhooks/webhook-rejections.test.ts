@@ -35,7 +35,6 @@ describe.each(BUILDS)('rejection matrix — %s', (_name, Webhook) => {
     ['exponent', '1.75e9'],
     ['leading zero', `0${NOW_S}`],
     ['hex', '0x684b3a00'],
-    ['comma-joined repeat', `${NOW_S}, ${NOW_S}`],
   ])('refuses a %s timestamp as malformed', async (_label, timestamp) => {
     // Correctly signed over the junk itself, so only the timestamp rule can refuse it.
     const { body, headers } = await delivery();

@@ -7,10 +7,10 @@ import type { WebhookScheme, WebhookSchemePreset } from './webhook-scheme.js';
  *
  * | Preset | Headers | Signed content | Signature | Secret |
  * |---|---|---|---|---|
- * | `standard-webhooks` | `webhook-id`, `webhook-timestamp`, `webhook-signature` | `id.timestamp.body` | `v1,<base64>`, space separated | `whsec_<base64>` |
- * | `stripe` | `stripe-signature: t=<s>,v1=<hex>` | `timestamp.body` | `v1=<hex>`, comma separated | raw string |
- * | `github` | `x-github-delivery`, `x-hub-signature-256` | `body` | `sha256=<hex>` | raw string |
- * | `shopify` | `x-shopify-webhook-id`, `x-shopify-hmac-sha256` | `body` | `<base64>` | raw string |
+ * | `standard-webhooks` | `webhook-id`, `webhook-timestamp`, `webhook-signature` | `{id}.{timestamp}.{body}` | `v1,<base64>`, space separated | `whsec_<base64>` |
+ * | `stripe` | `stripe-signature: t=<s>,v1=<hex>` | `{timestamp}.{body}` | `v1=<hex>`, comma separated | raw string |
+ * | `github` | `x-github-delivery`, `x-hub-signature-256` | `{body}` | `sha256=<hex>` | raw string |
+ * | `shopify` | `x-shopify-webhook-id`, `x-shopify-hmac-sha256` | `{body}` | `<base64>` | raw string |
  *
  * Schemes that sign only the body (`github`, `shopify`) carry no signed timestamp, so a captured delivery
  * verifies forever; only de-duplication stops a replay of it.
@@ -30,7 +30,7 @@ export const WEBHOOK_SCHEMES: Readonly<Record<WebhookSchemePreset, WebhookScheme
     signaturePrefix: 'v1,',
     signatureSeparator: ' ',
     signatureEncoding: 'base64',
-    signedContent: 'id.timestamp.body',
+    signedContent: '{id}.{timestamp}.{body}',
     secretEncoding: 'whsec',
   }),
   stripe: Object.freeze({
@@ -42,7 +42,7 @@ export const WEBHOOK_SCHEMES: Readonly<Record<WebhookSchemePreset, WebhookScheme
     signaturePrefix: 'v1=',
     signatureSeparator: ',',
     signatureEncoding: 'hex',
-    signedContent: 'timestamp.body',
+    signedContent: '{timestamp}.{body}',
     secretEncoding: 'raw',
   }),
   github: Object.freeze({
@@ -54,7 +54,7 @@ export const WEBHOOK_SCHEMES: Readonly<Record<WebhookSchemePreset, WebhookScheme
     signaturePrefix: 'sha256=',
     signatureSeparator: null,
     signatureEncoding: 'hex',
-    signedContent: 'body',
+    signedContent: '{body}',
     secretEncoding: 'raw',
   }),
   shopify: Object.freeze({
@@ -66,7 +66,7 @@ export const WEBHOOK_SCHEMES: Readonly<Record<WebhookSchemePreset, WebhookScheme
     signaturePrefix: '',
     signatureSeparator: null,
     signatureEncoding: 'base64',
-    signedContent: 'body',
+    signedContent: '{body}',
     secretEncoding: 'raw',
   }),
 });

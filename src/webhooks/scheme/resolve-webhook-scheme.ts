@@ -1,5 +1,6 @@
 import { WebhookVerificationError } from '../webhook-verification-error.js';
 import { DEFAULT_WEBHOOK_SCHEME, WEBHOOK_SCHEMES } from './presets.js';
+import { fromLegacySignedContent, signedContentIssue, signs } from './signed-content-template.js';
 import {
   SCHEME_FIELDS,
   SIGNATURE_SEPARATORS,
@@ -12,10 +13,11 @@ const HEADER_NAME = /^[a-z0-9!#$%&'*+.^_`|~-]{1,64}$/;
 const PREFIX = /^[\x21-\x7e]{0,16}$/;
 const ENUMS = {
   signatureEncoding: ['base64', 'hex'],
-  signedContent: ['body', 'timestamp.body', 'id.timestamp.body'],
   secretEncoding: ['whsec', 'base64', 'raw'],
 } as const;
 const resolved = new WeakSet<object>();
+/** A scheme's fields before they are checked. */
+type Scheme = Record<keyof WebhookScheme, unknown>;
 
 function isPreset(value: unknown): value is WebhookSchemePreset {
   return typeof value === 'string' && Object.hasOwn(WEBHOOK_SCHEMES, value);
@@ -67,7 +69,7 @@ export function resolveWebhookScheme(input: WebhookSchemeInput | undefined): Web
     signaturePrefix: pick('signaturePrefix', ''),
     signatureSeparator: pick('signatureSeparator', null),
     signatureEncoding: pick('signatureEncoding', undefined),
-    signedContent: pick('signedContent', undefined),
+    signedContent: fromLegacySignedContent(pick('signedContent', undefined)),
     secretEncoding: pick('secretEncoding', undefined),
   };
   check(scheme, issues);
@@ -81,7 +83,7 @@ function lower(value: unknown): unknown {
   return typeof value === 'string' ? value.toLowerCase() : value;
 }
 
-function check(s: Record<keyof WebhookScheme, unknown>, issues: string[]): void {
+function check(s: Scheme, issues: string[]): void {
   if (typeof s.name !== 'string' || !/^[\x20-\x7e]{1,64}$/.test(s.name)) {
     issues.push('name must be 1-64 printable ASCII characters');
   }
@@ -112,37 +114,41 @@ function check(s: Record<keyof WebhookScheme, unknown>, issues: string[]): void 
   } else if (typeof separator === 'string' && s.signaturePrefix.includes(separator)) {
     issues.push('signaturePrefix must not contain signatureSeparator');
   }
-  checkTimestamp(s, issues);
-  if (s.signedContent === 'id.timestamp.body' && s.idHeader === null) {
-    issues.push("signedContent 'id.timestamp.body' needs an idHeader");
+  if (s.signedContent === undefined) issues.push('signedContent is required');
+  else {
+    const issue = signedContentIssue(s.signedContent);
+    if (issue !== undefined) issues.push(issue);
+    else checkSigned(s as Scheme & { signedContent: string }, issues);
+  }
+  checkTimestampPrefix(s, issues);
+}
+
+/** The headers a valid template names must exist, and a timestamp must be signed if it is sent. */
+function checkSigned(s: Scheme & { signedContent: string }, issues: string[]): void {
+  const template = `signedContent '${s.signedContent.slice(0, 60)}'`;
+  if (signs(s, 'id') && s.idHeader === null) issues.push(`${template} needs an idHeader`);
+  const places = (s.timestampHeader !== null ? 1 : 0) + (s.timestampPrefix !== null ? 1 : 0);
+  if (signs(s, 'timestamp')) {
+    if (places !== 1) issues.push(`${template} needs exactly one of timestampHeader, timestampPrefix`);
+  } else if (places !== 0) {
+    issues.push(`${template} signs no timestamp: set timestampHeader and timestampPrefix to null`);
   }
 }
 
-function checkTimestamp(s: Record<keyof WebhookScheme, unknown>, issues: string[]): void {
+function checkTimestampPrefix(s: Scheme, issues: string[]): void {
   const prefix = s.timestampPrefix;
-  if (prefix !== null) {
-    if (typeof prefix !== 'string' || prefix === '' || !PREFIX.test(prefix)) {
-      issues.push('timestampPrefix must be 1-16 visible ASCII characters, or null');
-    } else {
-      if (s.signatureSeparator === null) issues.push('timestampPrefix needs a signatureSeparator');
-      else if (prefix.includes(s.signatureSeparator as string)) {
-        issues.push('timestampPrefix must not contain signatureSeparator');
-      }
-      const sig = s.signaturePrefix;
-      if (typeof sig === 'string' && sig !== '' && (sig.startsWith(prefix) || prefix.startsWith(sig))) {
-        issues.push('timestampPrefix and signaturePrefix must not start one another');
-      }
-    }
+  if (prefix === null) return;
+  if (typeof prefix !== 'string' || prefix === '' || !PREFIX.test(prefix)) {
+    issues.push('timestampPrefix must be 1-16 visible ASCII characters, or null');
+    return;
   }
-  const places = (s.timestampHeader !== null ? 1 : 0) + (prefix !== null ? 1 : 0);
-  const signsTimestamp = s.signedContent === 'timestamp.body' || s.signedContent === 'id.timestamp.body';
-  if (signsTimestamp && places !== 1) {
-    issues.push(
-      `signedContent '${String(s.signedContent)}' needs exactly one of timestampHeader, timestampPrefix`,
-    );
+  if (s.signatureSeparator === null) issues.push('timestampPrefix needs a signatureSeparator');
+  else if (prefix.includes(s.signatureSeparator as string)) {
+    issues.push('timestampPrefix must not contain signatureSeparator');
   }
-  if (s.signedContent === 'body' && places !== 0) {
-    issues.push("signedContent 'body' signs no timestamp: set timestampHeader and timestampPrefix to null");
+  const sig = s.signaturePrefix;
+  if (typeof sig === 'string' && sig !== '' && (sig.startsWith(prefix) || prefix.startsWith(sig))) {
+    issues.push('timestampPrefix and signaturePrefix must not start one another');
   }
 }
 

@@ -1,5 +1,9 @@
-/** What the HMAC covers: the body alone, or the body after `${timestamp}.` or `${id}.${timestamp}.`. */
-export type WebhookSignedContent = 'body' | 'timestamp.body' | 'id.timestamp.body';
+/**
+ * What the HMAC covers, as a template: literal text with `{id}`, `{timestamp}` and exactly one `{body}` (the
+ * raw body's bytes), in any order and with any separators. Standard Webhooks signs
+ * `'{id}.{timestamp}.{body}'`, Stripe `'{timestamp}.{body}'`, Slack and Zoom `'v0:{timestamp}:{body}'`.
+ */
+export type WebhookSignedContent = `${string}{body}${string}`;
 
 /** How the 32-byte HMAC-SHA256 is written in the signature header. */
 export type WebhookSignatureEncoding = 'base64' | 'hex';
@@ -35,6 +39,7 @@ export interface WebhookScheme {
   /** Between entries of the signature header (`' '` or `','`); `null` when it holds one signature. */
   readonly signatureSeparator: string | null;
   readonly signatureEncoding: WebhookSignatureEncoding;
+  /** The signed-content template, e.g. `'{id}.{timestamp}.{body}'`. */
   readonly signedContent: WebhookSignedContent;
   readonly secretEncoding: WebhookSecretEncoding;
 }
@@ -61,7 +66,12 @@ export interface WebhookSchemeDescription {
   signaturePrefix?: string | undefined;
   signatureSeparator?: string | null | undefined;
   signatureEncoding?: WebhookSignatureEncoding | undefined;
-  signedContent?: WebhookSignedContent | undefined;
+  /**
+   * A template such as `'v0:{timestamp}:{body}'`. The former names `'id.timestamp.body'`,
+   * `'timestamp.body'` and `'body'` still work but are deprecated: they stand for the templates
+   * `'{id}.{timestamp}.{body}'`, `'{timestamp}.{body}'` and `'{body}'`.
+   */
+  signedContent?: WebhookSignedContent | 'id.timestamp.body' | 'timestamp.body' | 'body' | undefined;
   secretEncoding?: WebhookSecretEncoding | undefined;
 }
 
