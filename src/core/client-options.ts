@@ -7,7 +7,7 @@ import type { Clock } from './clock.js';
 import { InputValidationError, toValidationIssues } from './errors/errors.js';
 import { LOG_LEVELS, type Logger, type LogLevel } from './logging/logger.js';
 import type { Authenticator } from './request/authenticator.js';
-import { HeadersSchema } from './request/check-request-options.js';
+import { HeadersSchema } from './request/build-request.js';
 import { RESPONSE_VALIDATION_MODES, type ResponseValidationMode } from './request/response-validation.js';
 import type { RetryConfig } from './request/retry-policy.js';
 import { isCleartextToNetwork } from './transport/loopback-host.js';

@@ -1,8 +1,14 @@
 import { AbortError } from 'p-retry';
 import { APIUserAbortError, InputValidationError } from '../errors/errors.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { assertOneBody, buildUrl, contentTypeOf, mergeHeaders, userAgent } from './build-request.js';
-import { checkRequestOptions } from './check-request-options.js';
+import {
+  assertOneBody,
+  buildUrl,
+  checkRequestOptions,
+  contentTypeOf,
+  mergeHeaders,
+  userAgent,
+} from './build-request.js';
 import { parseSuccess, type ReadResponse, type ResponseContext, toAPIError } from './read-response.js';
 import type { RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester-config.js';
