@@ -35,7 +35,7 @@ export async function runOverNetwork({ quick, log }: BenchContext): Promise<Scen
   const gets = quick ? 10 : 200;
   const getRounds = quick ? 1 : 3;
   const rows = quick ? 1_000 : 25_000;
-  const importRounds = quick ? 1 : 7;
+  const importRounds = quick ? 1 : 9;
   const sweepRows = quick ? 1_000 : 25_000;
   const fake = await spawnFakeServer();
   const partner = fake.partner;
@@ -75,8 +75,9 @@ export async function runOverNetwork({ quick, log }: BenchContext): Promise<Scen
     });
     children.push(await startContenderProcess('sdk', BULK_CHILD, bulkSetup('sdk')));
     children.push(await startContenderProcess('raw undici', BULK_CHILD, bulkSetup('raw')));
+    // Two warm-ups, as in scenario 5: after one, the SDK's first timed import still ran cold.
     const [sdkImport, rawImport] = (await interleave(children, importRounds, {
-      warmUps: 1,
+      warmUps: quick ? 1 : 2,
       onSegment: (name, round, s) => log(`  ${SCENARIO} import round ${round + 1} ${name}: ${seconds(s.ms)}`),
     })) as [ContenderResult, ContenderResult];
     await Promise.all(children.splice(0).map((child) => child.close()));
@@ -110,7 +111,7 @@ export async function runOverNetwork({ quick, log }: BenchContext): Promise<Scen
         ...sweepTable(sweep, n(sweepRows)),
       ],
       notes: [
-        `Over a network: a replay server (bench/server/replay-server.ts) answers every request after ${DELAY_MS} ms (setTimeout, after reading the request body), as a service in a nearby region would; GETs with the fake's captured answer, investor chunks with one \`created\` result per row in order, as the fake answers new rows. The fake only supplies the captured answers and is closed before timing. GETs: ${n(gets)} sequential \`client.spvRequests.get(slug)\` per segment against raw \`undici.request\` on a keep-alive Agent (bench/scenarios/request-overhead-child.ts, concurrency 1, ${getSetup('sdk').warmUp} untimed GETs each first), ${getRounds} interleaved rounds. Import: ${n(rows)} rows per segment through \`client.investors.create\` against a hand-written undici client (bench/scenarios/bulk-child.ts) with the same ${DEFAULTS.chunkSize}-row chunks, ${DEFAULTS.concurrency} in flight, ${importRounds} rounds after a warm-up. Each contender runs in a process of its own; throughput ratios are medians of per-round ratios. Sweep: the SDK alone in the scenario's process, one ${n(sweepRows)}-row import per cell after an untimed one. With ${DELAY_MS} ms a request the wall time is about the number of request waves (rows ÷ (chunkSize × concurrency)) times ${DELAY_MS} ms; the replay server answers a chunk in about a millisecond, a real service may not, and its rate limits are not shown by the spec.`,
+        `Over a network: a replay server (bench/server/replay-server.ts) answers every request after ${DELAY_MS} ms (setTimeout, after reading the request body), as a service in a nearby region would; GETs with the fake's captured answer, investor chunks with one \`created\` result per row in order, as the fake answers new rows. The fake only supplies the captured answers and is closed before timing. GETs: ${n(gets)} sequential \`client.spvRequests.get(slug)\` per segment against raw \`undici.request\` on a keep-alive Agent (bench/scenarios/request-overhead-child.ts, concurrency 1, ${getSetup('sdk').warmUp} untimed GETs each first), ${getRounds} interleaved rounds. Import: ${n(rows)} rows per segment through \`client.investors.create\` against a hand-written undici client (bench/scenarios/bulk-child.ts) with the same ${DEFAULTS.chunkSize}-row chunks, ${DEFAULTS.concurrency} in flight, ${importRounds} rounds after warm-ups. Each contender runs in a process of its own; throughput ratios are medians of per-round ratios. Sweep: the SDK alone in the scenario's process, one ${n(sweepRows)}-row import per cell after an untimed one. With ${DELAY_MS} ms a request the wall time is about the number of request waves (rows ÷ (chunkSize × concurrency)) times ${DELAY_MS} ms; the replay server answers a chunk in about a millisecond, a real service may not, and its rate limits are not shown by the spec.`,
       ],
     };
   } finally {
