@@ -1,15 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { type ContenderProcess, startContenderProcess } from '../lib/contender-process.js';
 import { cpuRatio, interleave, pairedRatio } from '../lib/interleave.js';
-import { atLeast, atMost, type BenchContext, fmt, reported, type ScenarioResult } from '../lib/result.js';
+import { atLeast, type BenchContext, fmt, reported, type ScenarioResult } from '../lib/result.js';
 import { spawnFakeServer } from '../server/spawn-fake-server.js';
 import type { BulkChildSetup } from './bulk-child.js';
 
 const SCENARIO = '5 bulk investors';
 const CHILD = fileURLToPath(new URL('./bulk-child.ts', import.meta.url));
-/** Issue 17's targets: the SDK's throughput against raw undici's, and its client CPU per row against raw's. */
-const MIN_THROUGHPUT_RATIO = 0.95;
-const MAX_CPU_RATIO = 1.5;
+/** Issue 25's target: the SDK's throughput against raw undici's (client CPU per row is reported). */
+const MIN_THROUGHPUT_RATIO = 0.9;
 /** The SDK's defaults, used explicitly on both sides. */
 const CHUNK_SIZE = 500;
 const CONCURRENCY = 4;
@@ -53,7 +52,7 @@ export async function runBulk({ quick, log }: BenchContext): Promise<ScenarioRes
           pairedRatio(sdk!, raw!),
           MIN_THROUGHPUT_RATIO,
         ),
-        atMost(SCENARIO, 'client CPU per row, SDK / raw undici', cpuRatio(sdk!, raw!), MAX_CPU_RATIO, 'x'),
+        reported(SCENARIO, 'client CPU per row, SDK / raw undici', fmt(cpuRatio(sdk!, raw!), 'x')),
         reported(
           SCENARIO,
           'rows/s SDK / raw undici',

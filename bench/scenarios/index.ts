@@ -1,12 +1,13 @@
 import type { Scenario } from '../lib/result.js';
 import { runBulk } from './bulk.js';
 import { runColdStart } from './cold-start.js';
+import { runOverNetwork } from './over-network.js';
 import { runRequestOverhead } from './request-overhead.js';
 import { runTokenManager } from './token-manager.js';
 import { runUploads } from './uploads.js';
 import { runWebhooks } from './webhooks.js';
 
-/** The suite, in issue 8's order. */
+/** The suite, in issue 8's order, then issue 25's scenario. */
 export const scenarios: Scenario[] = [
   { id: '1', title: 'request overhead', run: runRequestOverhead },
   { id: '2', title: 'token manager', run: runTokenManager },
@@ -14,4 +15,5 @@ export const scenarios: Scenario[] = [
   { id: '4', title: 'uploads', run: runUploads },
   { id: '5', title: 'bulk investors', run: runBulk },
   { id: '6', title: 'cold start', run: runColdStart },
+  { id: '7', title: 'over a network', run: runOverNetwork },
 ];

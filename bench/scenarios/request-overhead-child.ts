@@ -21,6 +21,8 @@ export interface RequestOverheadSetup {
   slug: string;
   perSegment: number;
   concurrency: number;
+  /** Untimed GETs before the contender reports ready (token, connection, JIT), instead of a whole segment. */
+  warmUp?: number;
 }
 
 async function contender(setup: RequestOverheadSetup): Promise<ServedContender> {
@@ -31,10 +33,10 @@ async function contender(setup: RequestOverheadSetup): Promise<ServedContender> 
   const expectSlug = (body: { spvRequestSlug?: unknown }) => {
     if (body.spvRequestSlug !== slug) throw new Error('wrong SPV request');
   };
-  const served = (call: () => Promise<void>, close: () => Promise<void>): ServedContender => ({
-    segment: () => pool(perSegment, concurrency, call),
-    close,
-  });
+  const served = async (call: () => Promise<void>, close: () => Promise<void>): Promise<ServedContender> => {
+    await pool(setup.warmUp ?? 0, concurrency, call);
+    return { segment: () => pool(perSegment, concurrency, call), close };
+  };
   if (mode === 'sdk' || mode === 'sdk off') {
     const { PartnerEquity } = await importSdk();
     const client = new PartnerEquity({

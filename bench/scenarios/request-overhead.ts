@@ -1,17 +1,22 @@
 import { fileURLToPath } from 'node:url';
-import { importSdk } from '../lib/build-sdk.js';
 import { type ContenderProcess, startContenderProcess } from '../lib/contender-process.js';
-import { spvBody } from '../lib/fixtures.js';
 import { type ContenderResult, cpuRatio, interleave, pairedRatio } from '../lib/interleave.js';
-import { rawTokenResponse } from '../lib/raw-token.js';
 import { atLeast, atMost, type BenchContext, fmt, reported, type ScenarioResult } from '../lib/result.js';
+import { captureSpvRequest } from '../server/capture-spv-request.js';
 import { spawnFakeServer } from '../server/spawn-fake-server.js';
-import { capture, type ReplayServerProcess, spawnReplayServer } from '../server/spawn-replay-server.js';
+import { type ReplayServerProcess, spawnReplayServer } from '../server/spawn-replay-server.js';
 import type { RequestOverheadMode, RequestOverheadSetup } from './request-overhead-child.js';
 
 const SCENARIO = '1 request overhead';
 const CHILD = fileURLToPath(new URL('./request-overhead-child.ts', import.meta.url));
 const CONCURRENCY = 32;
+/**
+ * Issue 25's targets, judged on the replay server: throughput against a hand-written fetch client, and
+ * client CPU per GET against the minimal validated client. The other ratios are reported: over a network
+ * the round trip sets the pace (scenario 7).
+ */
+const MIN_FETCH_RATIO = 1.3;
+const MAX_CPU_RATIO = 1.4;
 /** In the order of the figures. */
 const MODES: readonly RequestOverheadMode[] = ['sdk', 'sdk off', 'minimal validated', 'raw undici', 'fetch'];
 /**
@@ -66,14 +71,22 @@ async function compare(target: Target, { quick, log }: BenchContext) {
           : atMost(SCENARIO, figure, value, bound, 'x');
     return {
       rows: [
-        judge(`SDK / minimal validated client throughput ${on}`, pairedRatio(sdk, minimal), 0.95, 'higher'),
-        judge(`SDK / minimal validated client CPU per GET ${on}`, cpuRatio(sdk, minimal), 1.1, 'lower'),
-        judge(`SDK / fetch client throughput ${on}`, pairedRatio(sdk, viaFetch), 1.7, 'higher'),
+        judge(`SDK / fetch client throughput ${on}`, pairedRatio(sdk, viaFetch), MIN_FETCH_RATIO, 'higher'),
         judge(
+          `SDK / minimal validated client CPU per GET ${on}`,
+          cpuRatio(sdk, minimal),
+          MAX_CPU_RATIO,
+          'lower',
+        ),
+        reported(
+          SCENARIO,
+          `SDK / minimal validated client throughput ${on}`,
+          fmt(pairedRatio(sdk, minimal), 'x'),
+        ),
+        reported(
+          SCENARIO,
           `SDK responseValidation 'off' / raw undici throughput ${on}`,
-          pairedRatio(off, raw),
-          0.9,
-          'higher',
+          fmt(pairedRatio(off, raw), 'x'),
         ),
         reported(SCENARIO, `SDK / raw undici throughput ${on}`, fmt(pairedRatio(sdk, raw), 'x')),
         reported(
@@ -109,23 +122,11 @@ async function compare(target: Target, { quick, log }: BenchContext) {
  * itself, and a replay server answering with the fake's captured responses (see replay-server.ts).
  */
 export async function runRequestOverhead(context: BenchContext): Promise<ScenarioResult> {
-  const { PartnerEquity } = await importSdk();
   const fake = await spawnFakeServer();
-  const fakeClient = new PartnerEquity({ ...fake.partner });
   let replay: ReplayServerProcess | undefined;
   try {
-    const created = await fakeClient.spvRequests.create(await spvBody(fakeClient));
-    await fake.approveSpvRequest(created.spvRequestSlug);
-    const slug = created.spvRequestSlug;
-    const path = `/v1/spv-requests/${encodeURIComponent(slug)}`;
-    const tokenResponse = await rawTokenResponse(fake.partner);
-    const token = (JSON.parse(tokenResponse.body) as { accessToken: string }).accessToken;
-    const captured = await capture(fake.baseUrl, path, token);
-    replay = await spawnReplayServer({
-      token,
-      routes: { [`GET ${path}`]: captured, 'POST /v1/oauth2/tokens': tokenResponse },
-      publicRoutes: ['POST /v1/oauth2/tokens'],
-    });
+    const { slug, token, replay: routes, bodyBytes } = await captureSpvRequest(fake);
+    replay = await spawnReplayServer(routes);
 
     const onFake = await compare(
       {
@@ -154,11 +155,10 @@ export async function runRequestOverhead(context: BenchContext): Promise<Scenari
     return {
       rows: [...onFake.rows, ...onReplay.rows],
       notes: [
-        `Request overhead: GET ${'/v1/spv-requests/{slug}'} of an approved request (${captured.body.length} bytes of JSON), ${total.toLocaleString('en')} timed requests per contender and server (${rounds} interleaved rounds, the order rotated each round, of ${perSegment.toLocaleString('en')}, after warm-ups), concurrency ${CONCURRENCY}. Each contender runs in a Node process of its own (bench/scenarios/request-overhead-child.ts, bench/lib/contender-process.ts), one at a time, so none pays for collections of another's garbage (a fetch client leaves much). Servers run in their own process: "fake server" is FakePartnerEquity's loopback server (real routing, token check, state; it saturates one core at roughly a thousand requests a second, which caps every contender alike and compresses the ratios toward 1); "replay server" is a bare node:http server answering with the fake's captured response after the same bearer check, so the clients' own costs decide the throughput. Contenders: the SDK (default client, responseValidation 'warn'), the same client made with responseValidation 'off', the minimal validated client (undici.request, a new URL per call, an AbortController signal, the SDK's own SpvRequest schema parsed once: the floor for a client that validates), raw undici (a URL built once, no signal, JSON.parse) and a hand-written fetch client. The issue's targets (SDK >= 0.95x the minimal validated client's throughput at <= 1.10x its client CPU, >= 1.7x fetch, 'off' >= 0.9x raw undici) are judged on the replay server; the fake-server rows are reported without targets, since that server sets the pace. Throughput ratios are medians of per-round ratios; CPU figures are totals over all rounds (CPU over requests), each counted from the end of the contender's previous segment, so it pays for the garbage collections its own allocations bring about wherever they fall. "Client CPU" is the contender process's user+system CPU per request: each client's own cost, without the server's.`,
+        `Request overhead: GET ${'/v1/spv-requests/{slug}'} of an approved request (${bodyBytes} bytes of JSON), ${total.toLocaleString('en')} timed requests per contender and server (${rounds} interleaved rounds, the order rotated each round, of ${perSegment.toLocaleString('en')}, after warm-ups), concurrency ${CONCURRENCY}. Each contender runs in a Node process of its own (bench/scenarios/request-overhead-child.ts, bench/lib/contender-process.ts), one at a time, so none pays for collections of another's garbage (a fetch client leaves much). Servers run in their own process: "fake server" is FakePartnerEquity's loopback server (real routing, token check, state; it saturates one core at roughly a thousand requests a second, which caps every contender alike and compresses the ratios toward 1); "replay server" is a bare node:http server answering with the fake's captured response after the same bearer check, so the clients' own costs decide the throughput. Contenders: the SDK (default client, responseValidation 'warn'), the same client made with responseValidation 'off', the minimal validated client (undici.request, a new URL per call, an AbortController signal, the SDK's own SpvRequest schema parsed once: the floor for a client that validates), raw undici (a URL built once, no signal, JSON.parse) and a hand-written fetch client. Issue 25's targets (SDK >= ${MIN_FETCH_RATIO}x the fetch client's throughput, <= ${MAX_CPU_RATIO}x the minimal validated client's client CPU per GET) are judged on the replay server, the other ratios reported; the fake-server rows are reported without targets, since that server sets the pace. Throughput ratios are medians of per-round ratios; CPU figures are totals over all rounds (CPU over requests), each counted from the end of the contender's previous segment, so it pays for the garbage collections its own allocations bring about wherever they fall. "Client CPU" is the contender process's user+system CPU per request: each client's own cost, without the server's.`,
       ],
     };
   } finally {
-    await fakeClient.close();
     await replay?.close();
     await fake.close();
   }

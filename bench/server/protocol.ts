@@ -39,4 +39,8 @@ export interface ReplayConfig {
   token: string;
   /** Route keys answered without the bearer check (the token endpoint). */
   publicRoutes?: string[];
+  /** Milliseconds to wait before each answer, as a server in a nearby region would (default 0). */
+  delayMs?: number;
+  /** Answer `POST /v1/investors` with one `created` result per posted row, in order, as the fake does. */
+  investors?: boolean;
 }
