@@ -1,5 +1,3 @@
-import { rmSync } from 'node:fs';
-import { builtinModules } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
@@ -48,63 +46,8 @@ const checkNodeFirst: TsupPlugin = {
   },
 };
 
-const BUILTINS = new Set(builtinModules);
-
-/**
- * In the ESM builds, named imports of Node.js built-ins become `process.getBuiltinModule()` lookups. An ESM
- * import of a built-in makes Node build that module's ESM facade, which reads every export and so loads
- * what Node otherwise loads on first use (util's parseArgs and diff, crypto's Web Crypto, fs streams):
- * about 1.5 ms of the main entry's import (issue 17, bench scenario 6). `process.getBuiltinModule` is in
- * every Node.js the package supports (>= 22.19), in Bun and in Deno; a CJS `require` builds no facade.
- * Each import is rewritten on its own line, so the source map stays exact below it.
- */
-const builtinsWithoutFacade: TsupPlugin = {
-  name: 'builtins-without-facade',
-  renderChunk(code) {
-    if (this.format !== 'esm') return;
-    const rewritten = code.replace(
-      /^import \{([^}]*)\} from "([a-z_/]+)";$/gm,
-      (line, names: string, id: string) =>
-        BUILTINS.has(id)
-          ? `const {${names.replaceAll(' as ', ': ')}} = process.getBuiltinModule(${JSON.stringify(`node:${id}`)});`
-          : line,
-    );
-    return rewritten === code ? undefined : { code: rewritten };
-  },
-};
-
 /** The main entry, `@partner-equity/sdk`: the client, its errors and helpers. */
 const MAIN_ENTRY = { index: 'src/index.ts' };
-const MAIN_SOURCE = resolve('src/index.ts');
-/** Stands for the built main entry in the other entries' output until `linkMainEntry` writes its path. */
-const MAIN_PLACEHOLDER = '@partner-equity/sdk#main-entry';
-
-/**
- * Where another entry needs the main entry's classes, its source imports them from the main entry's public
- * module (`src/redis` the error classes, the CLI's doctor and token commands the client), and the built
- * entry takes them from the built main entry: one class of each for a process, so `instanceof
- * PartnerEquityError` holds for what `./redis` throws, and the CLI carries no copy of the client. Here that
- * import becomes external; `linkMainEntry` turns it into the relative path of `index.js` (`index.cjs`).
- */
-const externalMainEntry: NonNullable<Options['esbuildPlugins']>[number] = {
-  name: 'external-main-entry',
-  setup(build) {
-    build.onResolve({ filter: /(^|\/)index\.js$/ }, (args) => {
-      const target = resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
-      return target === MAIN_SOURCE ? { path: MAIN_PLACEHOLDER, external: true } : undefined;
-    });
-  },
-};
-
-/** See `externalMainEntry`. */
-const linkMainEntry: TsupPlugin = {
-  name: 'link-main-entry',
-  renderChunk(code, info) {
-    if (!code.includes(MAIN_PLACEHOLDER)) return;
-    return { code: code.replaceAll(MAIN_PLACEHOLDER, builtSpecifier(this, info.path, 'index')) };
-  },
-};
-
 /** Every entry but the main one (see MAIN_ENTRY). */
 const OTHER_ENTRIES = {
   // Webhooks: a Web Crypto build (default condition) and a node:crypto build (`node` condition).
@@ -121,44 +64,19 @@ const OTHER_ENTRIES = {
 /** The Node.js version checks every entry imports first (see checkNodeFirst). */
 const CHECK_ENTRIES = Object.fromEntries(Object.entries(CHECKS).map(([source, name]) => [name, source]));
 
-const shared: Options = {
+/**
+ * One build of every entry into one folder: the entries share chunks, so a process has one class of each
+ * (`instanceof PartnerEquityError` holds for what `./redis` throws) and the CLI carries no copy of the client.
+ */
+export default defineConfig({
+  entry: { ...MAIN_ENTRY, ...OTHER_ENTRIES, ...CHECK_ENTRIES },
   format: ['esm', 'cjs'],
+  dts: true,
   sourcemap: true,
-  // The builds write into one folder at once: it is emptied once, before any starts (below).
-  clean: false,
+  clean: true,
   target: 'node22',
   platform: 'node',
   splitting: true,
   treeshake: true,
-};
-
-/**
- * Three builds into one folder. The main entry is built alone, so its code loads as a handful of files (it
- * and the chunks it shares with its lazily loaded parts) instead of the many small chunks esbuild makes
- * for modules the other entries share in different combinations: the ESM loader's cost per file made that
- * a fifth of the main entry's import (issue 17, bench scenario 6). The Node.js version checks are one file
- * each. The other entries share chunks among themselves and take the main entry's classes from it (see
- * externalMainEntry). Type declarations are rolled up for all entries at once, as before.
- */
-export default defineConfig((options) => {
-  rmSync(resolve(options.outDir ?? 'dist'), { recursive: true, force: true });
-  return [
-    {
-      ...shared,
-      name: 'main',
-      entry: MAIN_ENTRY,
-      dts: false,
-      plugins: [checkNodeFirst, builtinsWithoutFacade],
-    },
-    // Each check is one file of its own (no chunks): every import of an entry starts with it.
-    { ...shared, name: 'checks', entry: CHECK_ENTRIES, splitting: false, dts: false },
-    {
-      ...shared,
-      name: 'other entries',
-      entry: OTHER_ENTRIES,
-      dts: { entry: { ...MAIN_ENTRY, ...OTHER_ENTRIES, ...CHECK_ENTRIES } },
-      esbuildPlugins: [externalMainEntry],
-      plugins: [checkNodeFirst, linkMainEntry, builtinsWithoutFacade],
-    },
-  ];
+  plugins: [checkNodeFirst],
 });
