@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { PartnerEquity } from '../../src/client.js';
 import type { ClientOptions } from '../../src/core/client-options.js';
 import { InputValidationError, InternalServerError } from '../../src/core/errors/errors.js';
-import { ManualClock } from '../helpers/manual-clock.js';
+import { drivingClock } from '../helpers/driving-clock.js';
 import { memoryLogger } from '../helpers/memory-logger.js';
 import { scriptedAuthenticator } from '../helpers/requester-factory.js';
 import { useTestServer } from '../helpers/test-server.js';
@@ -22,7 +22,7 @@ afterEach(async () => {
 function client(options: Partial<ClientOptions> = {}): PartnerEquity {
   const created = new PartnerEquity({
     baseUrl: server().url,
-    clock: new ManualClock(),
+    clock: drivingClock(),
     logger: memoryLogger(),
     authenticator: scriptedAuthenticator(['at_1']).authenticator,
     ...options,

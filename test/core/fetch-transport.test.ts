@@ -11,7 +11,7 @@ import {
 import { fetchTransport } from '../../src/core/transport/transport.js';
 import { MultipartBody } from '../../src/core/uploads/multipart-body.js';
 import { VERSION } from '../../src/version.js';
-import { ManualClock } from '../helpers/manual-clock.js';
+import { drivingClock } from '../helpers/driving-clock.js';
 import { scriptedAuthenticator, testRequester } from '../helpers/requester-factory.js';
 import { useTestServer } from '../helpers/test-server.js';
 
@@ -47,7 +47,7 @@ describe('fetch transport', () => {
   });
 
   it('retries a keyed POST with the same key and backoff waits on the clock', async () => {
-    const clock = new ManualClock();
+    const clock = drivingClock();
     server().reply({ status: 503 }, 'destroy', { status: 201, body: { ok: true } });
     await requester({ clock }).request({
       method: 'POST',

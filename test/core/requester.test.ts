@@ -9,7 +9,7 @@ import { DEFAULT_RETRY } from '../../src/core/request/retry-policy.js';
 import { undiciTransport } from '../../src/core/transport/transport.js';
 import { MultipartBody } from '../../src/core/uploads/multipart-body.js';
 import { VERSION } from '../../src/version.js';
-import { ManualClock } from '../helpers/manual-clock.js';
+import { drivingClock } from '../helpers/driving-clock.js';
 import { memoryLogger } from '../helpers/memory-logger.js';
 import { useTestServer } from '../helpers/test-server.js';
 
@@ -19,7 +19,7 @@ function requester(overrides: Partial<RequesterConfig> = {}, base = server().url
   return new Requester({
     baseUrl: new URL(base),
     transport: undiciTransport(),
-    clock: new ManualClock(),
+    clock: drivingClock(),
     logger: memoryLogger(),
     validation: responseValidation('strict', memoryLogger()),
     maxRetries: 2,

@@ -7,7 +7,7 @@ import {
   RateLimitError,
 } from '../../src/core/errors/errors.js';
 import { DEFAULT_RETRY } from '../../src/core/request/retry-policy.js';
-import { ManualClock } from '../helpers/manual-clock.js';
+import { drivingClock } from '../helpers/driving-clock.js';
 import { Ok, ok, bearerRequester as testRequester, unavailable } from '../helpers/requester-factory.js';
 import { useTestServer } from '../helpers/test-server.js';
 
@@ -73,7 +73,7 @@ describe('retries', () => {
 
 describe('backoff', () => {
   it('waits a full-jitter delay within [0, min(8 s, 0.5 s · 2^n)] before retry n', async () => {
-    const clock = new ManualClock();
+    const clock = drivingClock();
     server().fallback(() => unavailable);
     await expect(
       testRequester(server().url, { clock, maxRetries: 7 }).request({
@@ -92,7 +92,7 @@ describe('backoff', () => {
   });
 
   it('uses the injected jitter source: the bounds are reached exactly', async () => {
-    const clock = new ManualClock();
+    const clock = drivingClock();
     server().fallback(() => unavailable);
     const retry = { ...DEFAULT_RETRY, random: () => 0.9999999 };
     await expect(
@@ -105,7 +105,7 @@ describe('backoff', () => {
     ).rejects.toBeInstanceOf(InternalServerError);
     expect(clock.waits).toEqual([499, 999, 1999, 3999, 7999, 7999]);
 
-    const low = new ManualClock();
+    const low = drivingClock();
     server().reply(unavailable, unavailable, ok);
     await testRequester(server().url, { clock: low, retry: { ...DEFAULT_RETRY, random: () => 0 } }).request({
       method: 'GET',
@@ -119,7 +119,7 @@ describe('backoff', () => {
 
 describe('Retry-After', () => {
   it('waits the number of seconds the server asks for', async () => {
-    const clock = new ManualClock();
+    const clock = drivingClock();
     server().reply({ status: 429, headers: { 'retry-after': '3' }, body: { code: 'rate_limited' } }, ok);
     await testRequester(server().url, { clock }).request({
       method: 'GET',
@@ -131,7 +131,7 @@ describe('Retry-After', () => {
   });
 
   it('waits until an HTTP date', async () => {
-    const clock = new ManualClock();
+    const clock = drivingClock();
     const at = new Date(clock.now() + 5_000).toUTCString();
     server().reply({ status: 503, headers: { 'retry-after': at } }, ok);
     await testRequester(server().url, { clock }).request({
@@ -144,7 +144,7 @@ describe('Retry-After', () => {
   });
 
   it('does not retry when the server asks for longer than maxRetryAfterMs', async () => {
-    const clock = new ManualClock();
+    const clock = drivingClock();
     server().reply({
       status: 429,
       headers: { 'retry-after': '120' },
@@ -160,7 +160,7 @@ describe('Retry-After', () => {
   });
 
   it('follows a raised cap', async () => {
-    const clock = new ManualClock();
+    const clock = drivingClock();
     server().reply({ status: 429, headers: { 'retry-after': '120' } }, ok);
     const retry = { ...DEFAULT_RETRY, maxRetryAfterMs: 300_000 };
     await testRequester(server().url, { clock, retry }).request({

@@ -4,18 +4,18 @@ import { Requester, type RequesterConfig } from '../../src/core/request/requeste
 import { responseValidation } from '../../src/core/request/response-validation.js';
 import { DEFAULT_RETRY } from '../../src/core/request/retry-policy.js';
 import { undiciTransport } from '../../src/core/transport/transport.js';
-import { ManualClock } from './manual-clock.js';
+import { drivingClock } from './driving-clock.js';
 import { memoryLogger } from './memory-logger.js';
 
 /**
- * A {@link Requester} for pipeline tests: undici transport, a {@link ManualClock} (backoff waits complete at
+ * A {@link Requester} for pipeline tests: undici transport, a driving clock (backoff waits complete at
  * once and are recorded), a memory logger, 2 retries, 5 s per attempt.
  */
 export function testRequester(baseUrl: string, overrides: Partial<RequesterConfig> = {}): Requester {
   return new Requester({
     baseUrl: new URL(baseUrl),
     transport: undiciTransport(),
-    clock: new ManualClock(),
+    clock: drivingClock(),
     logger: memoryLogger(),
     validation: responseValidation('strict', memoryLogger()),
     logLevel: 'debug',
