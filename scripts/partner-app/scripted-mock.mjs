@@ -119,6 +119,7 @@ try {
   const second = await generateKeyPair();
   const registered = await admin('/clients', {
     method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       clientId: 'client_app_2',
       issuer: 'https://two.example',

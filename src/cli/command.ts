@@ -41,6 +41,8 @@ export interface Command {
   /** Paragraphs shown under the synopsis in `--help`. */
   details?: string;
   options: Record<string, OptionSpec>;
+  /** Environment variables read besides the options' own `env` (name → one line), listed in `--help`. */
+  environment?: Readonly<Record<string, string>>;
   /** Runs the command; resolves to the process exit status. */
   run(values: OptionValues, io: CliIo): Promise<number>;
 }

@@ -10,7 +10,14 @@ export function commandHelp(command: Command): string {
     return [`${short}--${option}${value}`, `${spec.description}${env}`];
   });
   rows.push(['-h, --help', 'Show this help']);
-  const width = Math.max(...rows.map(([left]) => left.length));
+  // Every variable the command reads, from its options and its own list: one place each.
+  const environment: [string, string][] = [
+    ...Object.entries(command.options).flatMap(([option, spec]): [string, string][] =>
+      spec.env === undefined ? [] : [[spec.env, `as --${option}`]],
+    ),
+    ...Object.entries(command.environment ?? {}),
+  ];
+  const width = Math.max(...[...rows, ...environment].map(([left]) => left.length));
   const lines = [
     `${command.summary}`,
     '',
@@ -19,6 +26,9 @@ export function commandHelp(command: Command): string {
     '',
     'Options:',
     ...rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`),
+    ...(environment.length === 0
+      ? []
+      : ['', 'Environment:', ...environment.map(([name, what]) => `  ${name.padEnd(width)}  ${what}`)]),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -24,14 +24,15 @@ export const CONSOLE_HELP = [
   `Filters: status=<s>[,<s>…] clientId= templateId= spvSlug= personId= limit=<n> (default ${CONSOLE_LIMIT}) offset=<n>`,
 ].join('\n');
 
-/** The banner's paragraph on the admin API, with curl lines that work as printed. */
-export function adminApiHelp(origin: string): string {
+/** The banner's paragraph on the admin API, with curl lines that work as printed (the token by its variable). */
+export function adminApiHelp(origin: string, tokenEnv?: string): string {
   const api = `${origin}${ADMIN_API_PREFIX}`;
+  const curl = tokenEnv === undefined ? 'curl' : `curl -H "Authorization: Bearer $${tokenEnv}"`;
   return [
-    `Admin API (JSON over HTTP; curl ${api} lists every route):`,
-    `  curl '${api}/spv-requests?status=pending-review'`,
-    `  curl -X POST ${api}/spv-requests/<slug>/approve`,
-    `  curl '${api}/subscriptions?limit=0'          # counts only`,
+    `Admin API (JSON over HTTP; ${curl} ${api} lists every route):`,
+    `  ${curl} '${api}/spv-requests?status=pending-review'`,
+    `  ${curl} -X POST ${api}/spv-requests/<slug>/approve`,
+    `  ${curl} '${api}/subscriptions?limit=0'          # counts only`,
   ].join('\n');
 }
 

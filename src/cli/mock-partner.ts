@@ -1,5 +1,5 @@
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { FakeAdmin } from '../testing/admin.js';
@@ -29,7 +29,8 @@ export const mockPartnerOptions: Record<string, OptionSpec> = {
   'key-out': {
     type: 'string',
     valueName: '<file>',
-    description: 'Where to write the generated private key (default: a file in the temp directory)',
+    description:
+      'Where to write the generated private key (default: a private temp directory, removed on exit)',
   },
 };
 
@@ -86,9 +87,14 @@ export async function registerMockPartner(
 
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   register(publicKey);
-  // A key in the temp directory is the mock's own and goes when it stops; a --key-out file is the user's.
-  const keyFile = keyOut ?? join(tmpdir(), `partner-equity-mock-${clientId}.pem`);
-  if (keyOut === undefined) cleanup.push(() => rm(keyFile, { force: true }));
+  // Without --key-out the key goes in a fresh 0700 directory, under a fixed name (never the client id, which
+  // could hold `../`), and the directory goes when the mock stops; a --key-out file is the user's.
+  let keyFile = keyOut;
+  if (keyFile === undefined) {
+    const dir = await mkdtemp(join(tmpdir(), 'partner-equity-mock-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    keyFile = join(dir, 'partner.pem');
+  }
   const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
   const written = await writeSecretFile(keyFile, pem, true);
   return {

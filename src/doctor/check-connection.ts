@@ -1,6 +1,6 @@
 import type { DoctorCheck } from './doctor-report.js';
 import type { DoctorTarget } from './doctor-target.js';
-import { type ProbeAnswer, probe } from './http-probe.js';
+import { type ProbeAnswer, probe, unreadableBody } from './http-probe.js';
 import { APIConnectionError, APITimeoutError, isCleartextToNetwork } from './sdk-core.js';
 
 /** Beyond this the SDK corrects assertion times from the `Date` header (one extra token exchange). */
@@ -41,6 +41,13 @@ function unreachable(error: unknown, baseUrl: string): DoctorCheck {
     details: codes.length === 0 ? undefined : [`error codes: ${[...new Set(codes)].join(', ')}`],
   });
   const host = URL.canParse(baseUrl) ? new URL(baseUrl).host : baseUrl;
+  // A TLS hello answered in plain HTTP: OpenSSL reads the reply as a record of an unknown version.
+  if (has(/WRONG_VERSION_NUMBER|HTTP_REQUEST/)) {
+    return check(
+      `${host} speaks plain HTTP on this port, not TLS`,
+      `Use http://${host} if this is a local server (the fake API, \`partner-equity mock\`), else the https port of the service`,
+    );
+  }
   if (has(/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ALTNAME|SSL/)) {
     return check(
       `TLS failed with ${host}: its certificate is not trusted by this Node.js (expired, self-signed, another name, or a private CA)`,
@@ -85,6 +92,18 @@ function healthCheck(answer: ProbeAnswer): DoctorCheck {
       answer.status === 404
         ? 'The base URL must be the environment root (the service serves /public/hc, /openapi.json and /v1/… under it)'
         : 'The service is up but unhealthy, or a proxy answers in its place: retry later, or ask the service team',
+  };
+}
+
+// A 200 whose body the SDK cannot read: another server (a captive portal, a proxy) answers at this URL.
+function unreadableHealth(reason: string): DoctorCheck {
+  return {
+    id: 'reachability',
+    group: 'connection',
+    title: 'Reachability',
+    status: 'fails',
+    explanation: `GET /public/hc answered, but ${reason}: another server or a proxy answers at this URL`,
+    fix: 'Check the base URL: it must be the environment root, reached without an intercepting proxy',
   };
 }
 
@@ -154,6 +173,8 @@ export async function checkConnection(target: DoctorTarget, signal?: AbortSignal
   try {
     answer = await probe(target.requester, { method: 'GET', path: '/public/hc', signal });
   } catch (error) {
+    const unreadable = unreadableBody(error);
+    if (unreadable !== undefined) return { reachable: false, checks: [unreadableHealth(unreadable)] };
     if (!(error instanceof APIConnectionError)) throw error;
     return { reachable: false, checks: [unreachable(error, target.baseUrl)] };
   }

@@ -1,7 +1,7 @@
 import { callOf, OPERATIONS } from '../resources/operations.js';
 import { type DoctorCheck, statusOfFindings } from './doctor-report.js';
 import type { DoctorTarget } from './doctor-target.js';
-import { probe } from './http-probe.js';
+import { type ProbeAnswer, probe, unreadableBody } from './http-probe.js';
 import { compareOpenApi } from './openapi/compare-openapi.js';
 import { sdkOperations } from './openapi/sdk-expectations.js';
 
@@ -19,7 +19,19 @@ export async function checkOpenApi(
   let document = options.document;
   let source = 'the document given';
   if (document === undefined) {
-    const answer = await probe(target.requester, { method: 'GET', path: PATH, signal: options.signal });
+    let answer: ProbeAnswer;
+    try {
+      answer = await probe(target.requester, { method: 'GET', path: PATH, signal: options.signal });
+    } catch (error) {
+      const reason = unreadableBody(error);
+      if (reason === undefined) throw error;
+      return {
+        ...check,
+        status: 'fails',
+        explanation: `GET ${PATH}: ${reason}; nothing compared`,
+        fix: 'Save the document and pass it with --openapi-file (client.doctor({ openapi }))',
+      };
+    }
     if (answer.status !== 200) {
       return {
         ...check,
@@ -37,7 +49,10 @@ export async function checkOpenApi(
     defaultHeaders: new Set(Object.keys(target.defaultHeaders).map((name) => name.toLowerCase())),
   });
   if (!comparison.comparable) {
-    return { ...check, status: 'differs', explanation: `${source}: ${comparison.reason}; nothing compared` };
+    const explanation = `${source}: ${comparison.reason}; nothing compared`;
+    return comparison.fails
+      ? { ...check, status: 'fails', explanation, fix: 'Ask the service team to correct its description' }
+      : { ...check, status: 'differs', explanation };
   }
   const { findings } = comparison;
   const count = (impact: string) => findings.filter((finding) => finding.impact === impact).length;

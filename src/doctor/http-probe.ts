@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseHttpDate } from '../auth/token-endpoint.js';
 import { fixedToken } from './doctor-target.js';
-import { APIError, type Requester } from './sdk-core.js';
+import { APIError, type Requester, ResponseTooLargeError, ResponseValidationError } from './sdk-core.js';
 
 /** One answer of the service, whatever its status. */
 export interface ProbeAnswer {
@@ -77,6 +77,14 @@ export async function probe(requester: Requester, request: ProbeRequest): Promis
       clockOffsetMs: offset(error.headers),
     };
   }
+}
+
+/** Why an answer's body could not be read (over `maxResponseBytes`, or not the JSON it says it is). */
+export function unreadableBody(error: unknown): string | undefined {
+  if (error instanceof ResponseTooLargeError)
+    return `the body is over maxResponseBytes (${error.limit} bytes)`;
+  if (error instanceof ResponseValidationError) return 'the body is not valid JSON';
+  return undefined;
 }
 
 function field(body: unknown, name: string): string | undefined {

@@ -57,6 +57,25 @@ const skipped = (group: DoctorGroup, id: string, title: string, explanation: str
 });
 
 /**
+ * Runs one check; if it throws all the same (a bug, an answer no check foresaw), it ends in the report as
+ * failed with the error's first line instead of ending the run. The caller's abort still throws.
+ */
+async function settled<T>(
+  signal: AbortSignal | undefined,
+  [group, id, title]: [DoctorGroup, string, string],
+  run: () => Promise<T>,
+  asResult: (failed: DoctorCheck) => T,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    const line = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 200);
+    return asResult({ id, group, title, status: 'fails', explanation: `the check stopped: ${line}` });
+  }
+}
+
+/**
  * Runs the doctor's checks against `target` in order: connection, authentication, contracts, OpenAPI
  * comparison, webhook endpoint. Only reads and token exchanges reach the service; the webhook probes go
  * to the partner's own endpoint.
@@ -73,23 +92,45 @@ export async function runDoctor(target: DoctorTarget, options: DoctorOptions = {
 
   const serviceGroups = DOCTOR_GROUPS.filter((group) => group !== 'webhooks' && want(group));
   if (serviceGroups.length > 0) {
-    const connection = await checkConnection(target, signal);
+    const connection = await settled(
+      signal,
+      ['connection', 'reachability', 'Reachability'],
+      () => checkConnection(target, signal),
+      (check) => ({ reachable: false, checks: [check] }),
+    );
     if (want('connection')) checks.push(...connection.checks);
     if (!connection.reachable) {
       for (const group of serviceGroups.filter((g) => g !== 'connection')) {
         checks.push(
-          skipped(group, group, 'Every check of this group', 'not run: the service did not answer'),
+          skipped(
+            group,
+            group,
+            'Every check of this group',
+            'not run: no usable answer from the service (see Reachability)',
+          ),
         );
       }
     } else {
       let token: string | undefined;
       if (want('authentication') || want('contracts')) {
-        const facts = await checkToken(target, signal);
+        const facts = await settled(
+          signal,
+          ['authentication', 'token-exchange', 'Token exchange'],
+          () => checkToken(target, signal),
+          (check) => ({ check, token: undefined }),
+        );
         token = facts.token;
         if (want('authentication')) {
           checks.push(facts.check);
-          if (token !== undefined) checks.push(...(await checkAccess(target, token, signal)));
-          else if (facts.check.status !== 'skipped') {
+          if (token !== undefined) {
+            const access = () => checkAccess(target, token!, signal);
+            const where: [DoctorGroup, string, string] = [
+              'authentication',
+              'partner-access',
+              'Partner API access',
+            ];
+            checks.push(...(await settled(signal, where, access, (check) => [check])));
+          } else if (facts.check.status !== 'skipped') {
             const why = 'not run: no token (see the token exchange)';
             checks.push(
               skipped('authentication', 'token-info', 'Token info (oauth.info)', why),
@@ -98,10 +139,26 @@ export async function runDoctor(target: DoctorTarget, options: DoctorOptions = {
           }
         }
       }
-      if (want('contracts')) checks.push(await checkContracts(target, token, signal));
+      if (want('contracts')) {
+        const where: [DoctorGroup, string, string] = [
+          'contracts',
+          'contracts-auth',
+          'Contracts with and without a token',
+        ];
+        checks.push(
+          await settled(
+            signal,
+            where,
+            () => checkContracts(target, token, signal),
+            (c) => c,
+          ),
+        );
+      }
       if (want('openapi')) {
         const hasCredentials = target.credentials !== undefined || target.authenticator !== undefined;
-        checks.push(await checkOpenApi(target, { document: options.openapi, hasCredentials, signal }));
+        const compare = () => checkOpenApi(target, { document: options.openapi, hasCredentials, signal });
+        const where: [DoctorGroup, string, string] = ['openapi', 'openapi', 'OpenAPI description vs the SDK'];
+        checks.push(await settled(signal, where, compare, (check) => check));
       }
     }
   }
@@ -114,7 +171,12 @@ export async function runDoctor(target: DoctorTarget, options: DoctorOptions = {
             'Webhook endpoint',
             'no endpoint given (--webhook-url and its secret)',
           )
-        : await checkWebhook(target, options.webhook, signal),
+        : await settled(
+            signal,
+            ['webhooks', 'webhook-endpoint', 'Webhook endpoint'],
+            () => checkWebhook(target, options.webhook!, signal),
+            (check) => check,
+          ),
     );
   }
   const status = worstStatus(checks.map((check) => check.status));

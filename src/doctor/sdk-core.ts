@@ -7,6 +7,8 @@ export {
   APIError,
   APITimeoutError,
   InputValidationError,
+  ResponseTooLargeError,
+  ResponseValidationError,
   toValidationIssues,
 } from '../core/errors/errors.js';
 export type { Authenticator } from '../core/request/authenticator.js';

@@ -1,3 +1,4 @@
+import type { FakeAdminApiOptions } from './admin-api/admin-api-gate.js';
 import type { ManualClock } from './manual-clock.js';
 import type { FakeProfileName, ProfileDefaults } from './profiles/fake-profile.js';
 import type { FakeSettings } from './services.js';
@@ -56,10 +57,12 @@ export interface FakePartnerEquityOptions {
    * Also serve the admin API (approve, reject, cancel, complete, register a client, lists with counts and
    * filters) as JSON over HTTP under a path prefix, on the loopback server and in `handlers`; `true` means
    * `/__admin`. Off by default: the real service has no such routes, so a partner's tests never see them
-   * unless they ask. `partner-equity mock` turns it on.
+   * unless they ask. `partner-equity mock` turns it on. Over a socket it answers only requests addressed to
+   * this machine (`Host`: `localhost`, `127.0.0.0/8`, `[::1]`, or `allowHosts`), from no web page of another
+   * origin, with JSON bodies of at most 1 MiB, and with `Authorization: Bearer <token>` when `token` is set.
    * @default false
    */
-  adminApi?: boolean | { prefix?: string };
+  adminApi?: boolean | FakeAdminApiOptions;
   /** Approve each SPV request the moment it is created (`fake.admin.autoApproveSpvRequests`). @default false */
   autoApproveSpvRequests?: boolean;
 }

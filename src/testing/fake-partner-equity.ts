@@ -4,7 +4,8 @@ import type { HttpHandler } from 'msw/http';
 import { getResponse } from 'msw/utils/get-response';
 import type { WebhookEventType } from '../schemas/events.js';
 import { FakeAdmin } from './admin.js';
-import { adminApiPrefix, createAdminApiHandler } from './admin-api/admin-api-handler.js';
+import { adminApiSettings } from './admin-api/admin-api-gate.js';
+import { createAdminApiHandler } from './admin-api/admin-api-handler.js';
 import { ClientRegistry } from './auth/client-registry.js';
 import { TokenStore } from './auth/token-store.js';
 import { type FakePartnerEquityOptions, resolveSettings } from './fake-options.js';
@@ -144,12 +145,12 @@ export class FakePartnerEquity {
     this.admin = new FakeAdmin(this.#services);
     this.admin.autoApproveSpvRequests = options.autoApproveSpvRequests ?? false;
     this.webhooks = new FakeWebhooks(this.#sender, this.#events);
-    const adminPrefix = adminApiPrefix(options.adminApi);
+    const adminApi = adminApiSettings(options.adminApi);
     this.handlers = [
       // Before the partner routes, whose last handler answers 404 for every other path.
-      ...(adminPrefix === undefined
+      ...(adminApi === undefined
         ? []
-        : [createAdminApiHandler(this.admin, adminPrefix, this.#services.servesOrigin)]),
+        : [createAdminApiHandler(this.admin, adminApi, this.#services.servesOrigin)]),
       ...createHandlers(allRoutes(profile), this.#services),
     ];
     this.clock.setSettle(() => this.#sender.flush());
@@ -166,6 +167,11 @@ export class FakePartnerEquity {
     return this.#server?.origin ?? this.#settings.baseUrl;
   }
 
+  /** @internal The most of a request body a server of this fake keeps: an upload and its multipart framing. */
+  get maxRequestBytes(): number {
+    return Math.max(this.#settings.uploadLimitBytes + 1024 * 1024, this.#settings.maxJsonBodyBytes);
+  }
+
   /** Every request answered, in arrival order. */
   get requests(): readonly RecordedRequest[] {
     return this.#requests;
@@ -180,7 +186,7 @@ export class FakePartnerEquity {
   async listen(): Promise<{ baseUrl: string }> {
     if (this.#closed.signal.aborted) throw new Error('FakePartnerEquity: closed');
     if (this.#server !== undefined) throw new Error('FakePartnerEquity: already listening');
-    const maxBody = Math.max(this.#settings.uploadLimitBytes + 1024 * 1024, this.#settings.maxJsonBodyBytes);
+    const maxBody = this.maxRequestBytes;
     this.#server = await startLoopbackServer(async (request) => {
       const response = await getResponse(this.handlers, request);
       return response ?? new Response('{"code":"not_found"}', { status: 404 });

@@ -7,6 +7,7 @@
 // `@partner-equity/sdk/testing`: the fake Partner Equity API. Needs the peer dependency `msw` (3.x).
 
 export { FakeAdmin, type FakePerson, type FakeSnapshot, type PublicJwk } from './admin.js';
+export type { FakeAdminApiOptions } from './admin-api/admin-api-gate.js';
 export type { FakeAdminList, SpvRequestListFilter, SubscriptionListFilter } from './admin-lists.js';
 export type { FakePartnerEquityOptions } from './fake-options.js';
 export {

@@ -20,25 +20,30 @@ function bodyStream(
   finished: () => boolean,
 ): ReadableStream<Uint8Array> {
   let kept = 0;
+  let cancelled = false;
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
         req.on('data', (chunk: Buffer) => {
-          if (finished() || kept > maxBytes) return;
+          if (cancelled || finished() || kept > maxBytes) return;
           const take = Math.min(chunk.byteLength, maxBytes + 1 - kept);
           kept += take;
           controller.enqueue(new Uint8Array(chunk.subarray(0, take)));
           if ((controller.desiredSize ?? 1) <= 0) req.pause();
         });
         req.on('end', () => {
-          if (!finished()) controller.close();
+          if (!cancelled && !finished()) controller.close();
         });
-        req.on('error', (error) => controller.error(error));
+        req.on('error', (error) => {
+          if (!cancelled) controller.error(error);
+        });
       },
       pull() {
         req.resume();
       },
+      // The handler stopped reading (a body over its own cap): the rest is drained, never kept.
       cancel() {
+        cancelled = true;
         req.resume();
       },
     },
@@ -46,7 +51,13 @@ function bodyStream(
   );
 }
 
-function toRequest(req: IncomingMessage, res: ServerResponse, origin: string, maxBytes: number): Request {
+/** The Fetch `Request` of a `node:http` request, its body kept up to `maxBytes` (see {@link bodyStream}). */
+export function toRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  origin: string,
+  maxBytes: number,
+): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2)
     headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);

@@ -163,4 +163,41 @@ describe.concurrent('partner-equity doctor', () => {
     );
     expect(stdout).not.toContain('--secret <');
   });
+
+  it('--help lists every environment variable the doctor reads (PE_WEBHOOK_SECRET was missing)', async () => {
+    const { stdout } = await runCli(['doctor', '--help']);
+    const listed = stdout.slice(stdout.indexOf('\nEnvironment:\n'));
+    for (const name of [
+      'PE_BASE_URL',
+      'PE_CLIENT_ID',
+      'PE_ISSUER',
+      'PE_PRIVATE_KEY_FILE',
+      'PE_KEY_ID',
+      'PE_WEBHOOK_URL',
+      'PE_WEBHOOK_SECRET',
+      'PE_WEBHOOK_SECRET_FILE',
+      'PE_WEBHOOK_SCHEME',
+      'PARTNER_EQUITY_RESPONSE_VALIDATION',
+      'PARTNER_EQUITY_LOG',
+      'NO_COLOR',
+    ]) {
+      expect(listed, name).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    }
+  });
+
+  it('a malformed $ref in --openapi-file: exit 1 with the report, not a crash', async ({
+    onTestFinished,
+  }) => {
+    const doc = sdkOpenApiDocument() as { paths: Record<string, Record<string, { responses: unknown }>> };
+    doc.paths['/v1/spv-requests']!['get']!.responses = { '200': { $ref: '#/components/responses/%E0%A4%A' } };
+    const file = join(dir, `malformed-${randomBytes(4).toString('hex')}.json`);
+    await writeFile(file, JSON.stringify(doc));
+    onTestFinished(() => rm(file));
+    const { status, stdout, stderr } = await runCli(['doctor', '--only', 'openapi', '--openapi-file', file], {
+      env,
+    });
+    expect(stderr).toBe('');
+    expect(status).toBe(1);
+    expect(stdout).toContain('is not a valid JSON pointer; nothing compared');
+  });
 });

@@ -110,6 +110,7 @@ describe('partner-equity mock, scripted', () => {
     });
     const registered = await admin(`${api}/clients`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         clientId: 'client_second',
         issuer: 'https://two.example',

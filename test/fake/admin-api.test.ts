@@ -104,8 +104,8 @@ describe('the admin API (opt-in JSON over HTTP under /__admin)', () => {
     expect(fake.webhooks.events.map((e) => e.type)).toContain('spv_request.completed');
 
     const rejected = await admin('POST', `/spv-requests/${second.spvRequestSlug}/reject`, {
-      body: '{"reason":"Missing KYC"}', // curl -d sends a form content type; the body is read as JSON anyway
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '{"reason":"Missing KYC"}', // bodies are JSON, said so (a form type is refused: see the gate's tests)
+      headers: { 'content-type': 'application/json' },
     });
     expect(rejected.body).toMatchObject({ status: 'rejected', rejectionReason: 'Missing KYC' });
     const twice = await admin('POST', `/spv-requests/${first.spvRequestSlug}/approve`);

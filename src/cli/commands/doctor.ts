@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { LOG_LEVEL_ENV, resolveLogLevel } from '../../core/logging/logger.js';
 import { isCleartextToNetwork } from '../../core/transport/loopback-host.js';
 import type { CliIo, Command, OptionValues } from '../command.js';
 import { CREDENTIAL_ENV, credentialOptions, readCredentials } from '../credentials.js';
@@ -6,7 +7,7 @@ import { flag, stringList, stringValue } from '../parse-options.js';
 import { stderrLogger } from '../stderr-logger.js';
 import { UsageError } from '../usage-error.js';
 import { schemeOption, webhookScheme } from '../webhook-scheme-option.js';
-import { secretOptions, webhookSecrets } from '../webhook-secrets.js';
+import { secretOptions, WEBHOOK_SECRET_ENV, webhookSecrets } from '../webhook-secrets.js';
 
 const GROUPS = ['connection', 'authentication', 'contracts', 'openapi', 'webhooks'] as const;
 const MODES = ['strict', 'warn', 'off'] as const;
@@ -96,6 +97,11 @@ export const doctor: Command = {
     },
     json: { type: 'boolean', description: 'Print the report as JSON' },
   },
+  environment: {
+    [WEBHOOK_SECRET_ENV]: 'The webhook signing secret, when no secret file is named',
+    [LOG_LEVEL_ENV]: 'Log level of the lines on stderr (debug, info, warn, error, off)',
+    NO_COLOR: 'Any value: no colours in the report on a terminal',
+  },
   async run(values, io) {
     const only = stringList(values, 'only');
     const unknown = only.filter((group) => !(GROUPS as readonly string[]).includes(group));
@@ -133,10 +139,7 @@ export const doctor: Command = {
     const openapi = await openApiFile(values);
     // Loaded here, not at startup: `--help` and usage errors stay fast without the HTTP client and zod. From
     // the main entry's module, so the built command uses the built main entry instead of a copy of it.
-    const [{ PartnerEquity, formatDoctorReport }, { LOG_LEVEL_ENV, resolveLogLevel }] = await Promise.all([
-      import('../../index.js'),
-      import('../../core/logging/logger.js'),
-    ]);
+    const { PartnerEquity, formatDoctorReport } = await import('../../index.js');
     const client = new PartnerEquity({
       ...credentials,
       maxRetries: 0,

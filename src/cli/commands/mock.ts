@@ -1,23 +1,27 @@
+import { randomBytes } from 'node:crypto';
+import { isLoopbackHost } from '../../core/transport/loopback-host.js';
 import type { Command } from '../command.js';
 import { CREDENTIAL_ENV } from '../credentials.js';
 import { followWallClock } from '../follow-wall-clock.js';
 import { serverOptions, startServer } from '../listen.js';
 import { ADMIN_API_PREFIX, adminApiHelp, CONSOLE_HELP, startMockConsole } from '../mock-console.js';
 import { mockPartnerOptions, registerMockPartner } from '../mock-partner.js';
-import { flag, integerValue, stringValue } from '../parse-options.js';
+import { flag, integerValue, stringList, stringValue } from '../parse-options.js';
 import { nodeListener } from '../serve-fetch-handler.js';
 import { CommandError } from '../usage-error.js';
 import { WEBHOOK_SECRET_ENV } from '../webhook-secrets.js';
 import { writeSecretFile } from '../write-secret-file.js';
 
 const DEFAULT_PORT = 4010;
+/** The variable the mock prints its generated admin token as. */
+export const ADMIN_TOKEN_ENV = 'PE_ADMIN_TOKEN';
 
 /** `partner-equity mock`: the fake Partner Equity API on a local port, with a registered partner. */
 export const mock: Command = {
   path: ['mock'],
   summary: 'Run the fake Partner Equity API locally and print ready-to-use credentials',
   synopsis:
-    '[--port <port>] [--host <host>] [--client-id <id>] [--issuer <url>] [--public-key <file|JWK> | --key-out <file>] [--auto-approve] [--env-out <file>] [--webhook-url <url>]',
+    '[--port <port>] [--host <host>] [--allow-host <name>]… [--admin-token] [--client-id <id>] [--issuer <url>] [--public-key <file|JWK> | --key-out <file>] [--auto-approve] [--env-out <file>] [--webhook-url <url>]',
   details: [
     "Starts the SDK's stateful fake API (the one `@partner-equity/sdk/testing` exports), registers a partner",
     'client with a fresh Ed25519 key, writes the key to a 0600 file and prints `export PE_…=…` lines for',
@@ -27,9 +31,22 @@ export const mock: Command = {
     `Time runs at wall-clock speed. Review requests on its console (type \`help\`), or script it through the`,
     `admin API at ${ADMIN_API_PREFIX} (JSON over HTTP; GET it for the list). --auto-approve approves each SPV`,
     'request as it is created. Ctrl-C stops it.',
+    "The admin API answers requests addressed to this machine's names only (localhost, 127.0.0.1, [::1];",
+    '--allow-host adds one), from no web page of another origin, with JSON bodies. With --admin-token, or',
+    `a --host that is not loopback, it also needs the token the mock generates and prints (${ADMIN_TOKEN_ENV}).`,
   ].join('\n'),
   options: {
     ...serverOptions(DEFAULT_PORT),
+    'allow-host': {
+      type: 'string',
+      multiple: true,
+      valueName: '<name>',
+      description: "Also answer the admin API for this Host name (default: this machine's loopback names)",
+    },
+    'admin-token': {
+      type: 'boolean',
+      description: `Require a generated admin token (printed as ${ADMIN_TOKEN_ENV}); always on for a non-loopback --host`,
+    },
     ...mockPartnerOptions,
     'auto-approve': {
       type: 'boolean',
@@ -54,11 +71,21 @@ export const mock: Command = {
       throw new CommandError(`--webhook-url '${webhookUrl}' is not a URL`);
     }
     const { FakePartnerEquity, getResponse } = await loadFake();
+    const exposed = !isLoopbackHost(host.includes(':') ? `[${host}]` : host);
+    // Printed once at start (and in --env-out): the one place the token is shown.
+    const adminToken =
+      exposed || flag(values, 'admin-token') ? randomBytes(32).toString('base64url') : undefined;
+    if (exposed) {
+      io.stderr.write(
+        `warning: --host ${host} serves the fake API beyond this machine: anyone who reaches it can call it as the partners registered here; its admin API needs ${ADMIN_TOKEN_ENV}\n`,
+      );
+    }
 
     let fake: InstanceType<typeof FakePartnerEquity> | undefined;
     const started = await startServer(
       nodeListener(
         () => started.origin,
+        () => fake?.maxRequestBytes ?? 0,
         async (request) =>
           (await getResponse(fake!.handlers, request)) ??
           Response.json({ code: 'not_found' }, { status: 404 }),
@@ -68,7 +95,11 @@ export const mock: Command = {
     );
     fake = new FakePartnerEquity({
       baseUrl: started.origin,
-      adminApi: { prefix: ADMIN_API_PREFIX },
+      adminApi: {
+        prefix: ADMIN_API_PREFIX,
+        allowHosts: stringList(values, 'allow-host'),
+        ...(adminToken === undefined ? {} : { token: adminToken }),
+      },
       autoApproveSpvRequests: flag(values, 'auto-approve'),
     });
     const stopClock = followWallClock(fake.clock);
@@ -82,6 +113,7 @@ export const mock: Command = {
       ];
       if (partner.privateKeyFile !== undefined)
         env.push([CREDENTIAL_ENV.privateKeyFile, partner.privateKeyFile]);
+      if (adminToken !== undefined) env.push([ADMIN_TOKEN_ENV, adminToken]);
       if (webhookUrl !== undefined) {
         env.push([WEBHOOK_SECRET_ENV, fake.webhooks.register({ url: webhookUrl }).secret]);
       }
@@ -105,7 +137,10 @@ export const mock: Command = {
           '',
           CONSOLE_HELP,
           '',
-          adminApiHelp(started.origin),
+          adminApiHelp(
+            adminOrigin(host, started.origin),
+            adminToken === undefined ? undefined : ADMIN_TOKEN_ENV,
+          ),
           '',
         ].join('\n'),
       );
@@ -121,6 +156,11 @@ export const mock: Command = {
     }
   },
 };
+
+/** Where this machine reaches the admin API: a wildcard bind is reached at 127.0.0.1 (its Host is loopback). */
+function adminOrigin(host: string, origin: string): string {
+  return host === '0.0.0.0' || host === '::' ? `http://127.0.0.1:${new URL(origin).port}` : origin;
+}
 
 /** The fake API needs the optional peer dependency msw; without it, say so in one line. */
 async function loadFake() {

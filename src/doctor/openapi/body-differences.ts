@@ -1,19 +1,11 @@
 import type { ServerOperation } from './compare-operation.js';
 import { compareRequest, compareResponse, type ShapeDifference } from './compare-shapes.js';
-import { resolvePointer, shapeOf } from './json-shape.js';
+import type { ShapeReader } from './json-shape.js';
 import { SDK_CHUNK_SIZE, type SdkOperation } from './sdk-expectations.js';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** `value` with its `$ref`s followed inside `doc`. */
-export function follow(value: unknown, doc: Json): unknown {
-  for (let hops = 0; isObject(value) && typeof value['$ref'] === 'string' && hops < 8; hops += 1) {
-    value = resolvePointer(doc, value['$ref']);
-  }
-  return value;
-}
 
 function mediaTypeMatches(documented: string, sent: string): boolean {
   const [type, subtype] = documented.split(';')[0]!.trim().toLowerCase().split('/');
@@ -25,8 +17,12 @@ function mediaTypeMatches(documented: string, sent: string): boolean {
  * How the service would take the body the SDK sends: its media type, the fields it requires that the SDK
  * cannot send, and the rows per request of the chunked bulk calls.
  */
-export function requestDifferences(sdk: SdkOperation, server: ServerOperation, doc: Json): ShapeDifference[] {
-  const body = follow(server.operation['requestBody'], doc);
+export function requestDifferences(
+  sdk: SdkOperation,
+  server: ServerOperation,
+  doc: ShapeReader,
+): ShapeDifference[] {
+  const body = doc.follow(server.operation['requestBody']);
   if (!isObject(body)) return [];
   if (sdk.request === undefined) {
     return body['required'] === true
@@ -55,8 +51,8 @@ export function requestDifferences(sdk: SdkOperation, server: ServerOperation, d
   }
   const schema = isObject(match[1]) ? match[1]['schema'] : undefined;
   if (schema === undefined) return [];
-  const theirs = shapeOf(schema, doc);
-  const out = compareRequest(shapeOf(sdk.request.schema, sdk.request.schema), theirs);
+  const theirs = doc.shapeOf(schema);
+  const out = compareRequest(doc.sdkShape(sdk.request.schema), theirs);
   const array = sdk.request.chunkedArray;
   const field = array === undefined ? undefined : theirs.branches.get('object');
   const rows = field?.kind === 'object' ? field.properties.get(array!)?.branches.get('array') : undefined;
@@ -85,20 +81,20 @@ export function requestDifferences(sdk: SdkOperation, server: ServerOperation, d
 export function* responseDifferences(
   sdk: SdkOperation,
   server: ServerOperation,
-  doc: Json,
+  doc: ShapeReader,
 ): Generator<[string, ShapeDifference]> {
   if (sdk.response === undefined) return;
   const responses = isObject(server.operation['responses']) ? server.operation['responses'] : {};
   for (const [status, raw] of Object.entries(responses)) {
     if (!/^2(\d\d|XX)$/i.test(status)) continue;
-    const response = follow(raw, doc);
+    const response = doc.follow(raw);
     const content = isObject(response) && isObject(response['content']) ? response['content'] : {};
     const json = Object.entries(content).find(
       ([type]) => /^application\/(.+\+)?json\b/i.test(type) || type === '*/*',
     );
     const schema = json !== undefined && isObject(json[1]) ? json[1]['schema'] : undefined;
     if (schema === undefined) continue;
-    for (const difference of compareResponse(shapeOf(sdk.response, sdk.response), shapeOf(schema, doc))) {
+    for (const difference of compareResponse(doc.sdkShape(sdk.response), doc.shapeOf(schema))) {
       yield [status, difference];
     }
   }

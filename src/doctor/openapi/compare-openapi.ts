@@ -1,5 +1,7 @@
 import type { DoctorFinding } from '../doctor-report.js';
 import { type ComparisonContext, compareOperation, type ServerOperation } from './compare-operation.js';
+import { DocumentBudget, OpenApiDocumentError } from './document-budget.js';
+import { ShapeReader } from './json-shape.js';
 import { operationKey, type SdkOperation, sdkOperations } from './sdk-expectations.js';
 
 export type { ComparisonContext };
@@ -9,10 +11,13 @@ const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
-/** The outcome of comparing a document: the differences, or why the document could not be compared. */
+/**
+ * The outcome of comparing a document: the differences, or why the document could not be compared
+ * (`fails` when the document is broken or too costly to walk, rather than of another kind).
+ */
 export type OpenApiComparison =
   | { comparable: true; version: string; findings: DoctorFinding[] }
-  | { comparable: false; reason: string };
+  | { comparable: false; reason: string; fails?: true };
 
 function serverOperations(doc: Json): Map<string, ServerOperation> {
   const out = new Map<string, ServerOperation>();
@@ -58,6 +63,17 @@ export function compareOpenApi(doc: unknown, context: ComparisonContext): OpenAp
   if (typeof doc['openapi'] !== 'string' || !/^3\./.test(doc['openapi']) || !isObject(doc['paths'])) {
     return { comparable: false, reason: 'not an OpenAPI 3.x document (no "openapi": "3.x" and "paths")' };
   }
+  try {
+    return { comparable: true, version: doc['openapi'], findings: findingsOf(doc, context) };
+  } catch (error) {
+    if (error instanceof OpenApiDocumentError)
+      return { comparable: false, reason: error.message, fails: true };
+    throw error;
+  }
+}
+
+function findingsOf(doc: Json, context: ComparisonContext): DoctorFinding[] {
+  const reader = new ShapeReader(doc, new DocumentBudget());
   const documented = serverOperations(doc);
   const matched = new Set<string>();
   const findings: DoctorFinding[] = [];
@@ -83,7 +99,7 @@ export function compareOpenApi(doc: unknown, context: ComparisonContext): OpenAp
       continue;
     }
     matched.add(key);
-    findings.push(...compareOperation(sdk, server, doc, context));
+    findings.push(...compareOperation(sdk, server, reader, context));
   }
   for (const [key, server] of documented) {
     if (matched.has(key)) continue;
@@ -97,7 +113,7 @@ export function compareOpenApi(doc: unknown, context: ComparisonContext): OpenAp
       message: 'described by this service; the SDK does not call it',
     });
   }
-  return { comparable: true, version: doc['openapi'], findings };
+  return findings;
 }
 
 function isSdkOperation(server: ServerOperation): boolean {

@@ -1,5 +1,6 @@
 import type { DoctorFinding, DoctorImpact } from '../doctor-report.js';
-import { follow, requestDifferences, responseDifferences } from './body-differences.js';
+import { requestDifferences, responseDifferences } from './body-differences.js';
+import type { ShapeReader } from './json-shape.js';
 import type { SdkOperation } from './sdk-expectations.js';
 
 type Json = Record<string, unknown>;
@@ -30,7 +31,7 @@ const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 export function compareOperation(
   sdk: SdkOperation,
   server: ServerOperation,
-  doc: Json,
+  doc: ShapeReader,
   context: ComparisonContext,
 ): DoctorFinding[] {
   const out: DoctorFinding[] = [];
@@ -147,12 +148,12 @@ export function compareOperation(
 }
 
 /** Path-level parameters overridden by operation-level ones of the same name and place. */
-function parametersOf(server: ServerOperation, doc: Json): Json[] {
+function parametersOf(server: ServerOperation, doc: ShapeReader): Json[] {
   const byKey = new Map<string, Json>();
   for (const list of [server.pathItem['parameters'], server.operation['parameters']]) {
     if (!Array.isArray(list)) continue;
     for (const raw of list) {
-      const parameter = follow(raw, doc);
+      const parameter = doc.follow(raw);
       if (isObject(parameter) && typeof parameter['name'] === 'string') {
         byKey.set(`${String(parameter['in'])} ${parameter['name'].toLowerCase()}`, parameter);
       }
@@ -164,17 +165,20 @@ function parametersOf(server: ServerOperation, doc: Json): Json[] {
 /** Whether some security alternative of the operation is one the SDK's call meets. */
 function securityOf(
   server: ServerOperation,
-  doc: Json,
+  doc: ShapeReader,
   sendsToken: boolean,
   headers: ReadonlySet<string>,
 ): 'none' | 'met' | 'unmet' {
-  const requirements = server.operation['security'] ?? doc['security'];
+  const root = doc.root as Json;
+  const requirements = server.operation['security'] ?? root['security'];
   if (!Array.isArray(requirements) || requirements.length === 0) return 'none';
   if (requirements.some((alternative) => isObject(alternative) && Object.keys(alternative).length === 0))
     return 'none';
-  const schemes = isObject(doc['components']) ? follow(doc['components']['securitySchemes'], doc) : undefined;
+  const schemes = isObject(root['components'])
+    ? doc.follow(root['components']['securitySchemes'])
+    : undefined;
   const met = (name: string) => {
-    const scheme = isObject(schemes) ? follow(schemes[name], doc) : undefined;
+    const scheme = isObject(schemes) ? doc.follow(schemes[name]) : undefined;
     if (!isObject(scheme)) return sendsToken; // undescribed: most likely the bearer token
     const type = scheme['type'];
     if (type === 'http') return String(scheme['scheme']).toLowerCase() === 'bearer' && sendsToken;

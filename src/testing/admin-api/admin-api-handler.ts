@@ -1,25 +1,9 @@
 import { type HttpHandler, http } from 'msw/http';
 import type { FakeAdmin } from '../admin.js';
 import { FakeAdminError } from '../state/spv-request-lifecycle.js';
+import { type AdminApiSettings, MAX_ADMIN_BODY_BYTES, refusal } from './admin-api-gate.js';
 import { type AdminRequest, adminRoutes } from './admin-api-routes.js';
 import { AdminInputError } from './list-filter.js';
-
-/** Where the admin API lives when it is on and no other prefix is given. */
-export const DEFAULT_ADMIN_API_PREFIX = '/__admin';
-
-/** The prefix the `adminApi` option asks for, or `undefined` when the admin API is off. */
-export function adminApiPrefix(option: boolean | { prefix?: string } | undefined): string | undefined {
-  if (option === undefined || option === false) return undefined;
-  const prefix = option === true ? DEFAULT_ADMIN_API_PREFIX : (option.prefix ?? DEFAULT_ADMIN_API_PREFIX);
-  if (!/^(\/[\w.~-]+)+$/.test(prefix) || prefix.startsWith('/v1/') || prefix === '/v1') {
-    throw new TypeError(
-      `FakePartnerEquity: adminApi.prefix must be a path such as /__admin, got '${prefix}'`,
-    );
-  }
-  return prefix;
-}
-
-const MAX_ADMIN_BODY_BYTES = 1024 * 1024;
 
 function reply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   // Indented: people read these answers in a terminal (curl), scripts parse them either way.
@@ -32,9 +16,28 @@ function reply(status: number, body: unknown, headers: Record<string, string> = 
 const problem = (status: number, code: string, detail: string, headers?: Record<string, string>) =>
   reply(status, { code, detail }, headers);
 
+/** A body over the cap: reading stopped there, and the connection closes after the 413. */
+class BodyTooLarge extends Error {}
+
+async function readText(request: Request): Promise<string> {
+  if (request.body === null) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    total += next.value.byteLength;
+    if (total > MAX_ADMIN_BODY_BYTES) {
+      // Not awaited: a teed body (MSW clones requests) settles its cancel only when every branch cancels.
+      reader.cancel().catch(() => {});
+      throw new BodyTooLarge();
+    }
+    chunks.push(next.value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
-  const text = await request.text();
-  if (text.length > MAX_ADMIN_BODY_BYTES) throw new AdminInputError('body: over 1 MiB');
+  const text = await readText(request);
   if (text.trim() === '') return {};
   let body: unknown;
   try {
@@ -50,6 +53,9 @@ async function readJsonBody(request: Request): Promise<Record<string, unknown>> 
 
 /** Turns what an admin action threw into the answer: 404 unknown record, 409 wrong state, 400 bad input. */
 function failure(error: unknown): Response {
+  if (error instanceof BodyTooLarge) {
+    return problem(413, 'payload_too_large', 'body: over 1 MiB', { connection: 'close' });
+  }
   if (error instanceof FakeAdminError) {
     return error.code === 'not_found'
       ? problem(404, 'not_found', error.message)
@@ -61,8 +67,20 @@ function failure(error: unknown): Response {
   throw error;
 }
 
-/** Answers one request under `prefix` (the path after the prefix is `rest`). */
-async function answer(admin: FakeAdmin, request: Request, prefix: string, rest: string): Promise<Response> {
+/** Answers one request under the prefix (the path after it is `rest`). */
+async function answer(
+  admin: FakeAdmin,
+  request: Request,
+  settings: AdminApiSettings,
+  rest: string,
+): Promise<Response> {
+  const refused = refusal(request, settings);
+  if (refused !== undefined) {
+    const close = refused.status === 413 ? { connection: 'close' } : {};
+    const challenge = refused.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+    return problem(refused.status, refused.code, refused.detail, { ...close, ...challenge });
+  }
+  const { prefix } = settings;
   const url = new URL(request.url);
   if (rest === '' || rest === '/') {
     return reply(200, {
@@ -92,13 +110,15 @@ async function answer(admin: FakeAdmin, request: Request, prefix: string, rest: 
 /**
  * The admin API as one MSW handler: the back office's actions (approve, reject, cancel, complete, register
  * a client, list with counts and filters) as JSON over HTTP under `prefix`, on the fake's own origins only.
- * It never runs through the partner pipeline: no token, no fault injection, not in `fake.requests`.
+ * It never runs through the partner pipeline: no partner token, no fault injection, not in `fake.requests`;
+ * its own gate ({@link refusal}) keeps browser pages and other machines out.
  */
 export function createAdminApiHandler(
   admin: FakeAdmin,
-  prefix: string,
+  settings: AdminApiSettings,
   servesOrigin: (origin: string) => boolean,
 ): HttpHandler {
+  const { prefix } = settings;
   const restOf = (request: Request): string | undefined => {
     const url = new URL(request.url);
     if (!servesOrigin(url.origin)) return undefined;
@@ -107,6 +127,6 @@ export function createAdminApiHandler(
   };
   return http.all(
     ({ request }) => restOf(request) !== undefined,
-    ({ request }) => answer(admin, request, prefix, restOf(request) ?? ''),
+    ({ request }) => answer(admin, request, settings, restOf(request) ?? ''),
   );
 }

@@ -8,7 +8,7 @@ export interface AdminRequest {
   readonly admin: FakeAdmin;
   readonly url: URL;
   readonly params: Record<string, string>;
-  /** The JSON body, `{}` when there is none (any content type: `curl -d '{…}'` sends a form type). */
+  /** The JSON body, `{}` when there is none (the gate lets in `application/json` bodies only). */
   body(): Promise<Record<string, unknown>>;
 }
 
