@@ -2,11 +2,10 @@ import { InputValidationError, type ValidationIssue } from '../core/errors/error
 import { InvestorInput, type InvestorRowFailure, type InvestorRowResult } from '../schemas/investors.js';
 import { investorRowError } from './investor-row-error.js';
 
-/** The rows of one `investors.create` call after the checks made before anything is sent. */
+/** The rows of one `investors.create` call after the call-wide checks. */
 export interface CheckedInvestorRows {
-  /** Every row: parsed for rows to send, as given for refused ones (which are never sent). */
   inputs: InvestorInput[];
-  /** Failed results for rows refused before sending, by position; `undefined` for rows to send. */
+  /** Failed results for repeated `partnerInvestorId`s, by position; `undefined` for rows to check and send. */
   prefilled: (InvestorRowResult | undefined)[];
 }
 
@@ -15,11 +14,24 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Checks investor rows. A malformed call — not an array, or a row that is not an object or has no
+ * One row against `InvestorInput`, as its chunk is prepared: the parsed row to send, or a failed result
+ * with the row error (`retryable: false`), like the API answers one.
+ */
+export function checkInvestorRow(
+  row: InvestorInput,
+): { input: InvestorInput } | { result: InvestorRowResult } {
+  const parsed = InvestorInput.safeParse(row);
+  return parsed.success
+    ? { input: parsed.data }
+    : { result: failed(row.partnerInvestorId, investorRowError(parsed.error.issues)) };
+}
+
+/**
+ * Checks investor rows call-wide. A malformed call — not an array, or a row that is not an object or has no
  * `partnerInvestorId` (a result could not be keyed) — throws one `InputValidationError` naming every such
- * row. Other bad rows are answered like the API answers them: a failed result with a row error
- * (`retryable: false`) and not sent. A `partnerInvestorId` seen earlier in the same call fails with
- * `duplicate_in_request` (the first occurrence alone is sent), across chunks too.
+ * row. A `partnerInvestorId` seen earlier in the same call fails with `duplicate_in_request` (the first
+ * occurrence alone is sent), across chunks too. Each row's own fields are checked with its chunk
+ * ({@link checkInvestorRow}).
  */
 export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
   if (!Array.isArray(investors)) {
@@ -41,8 +53,7 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
   }
   if (malformed.length > 0) throw new InputValidationError('investors.create input', malformed);
 
-  const rows = investors as (Record<string, unknown> & { partnerInvestorId: string })[];
-  const inputs = rows.slice() as InvestorInput[];
+  const rows = investors as InvestorInput[];
   const prefilled: (InvestorRowResult | undefined)[] = new Array(rows.length);
   // Where each id first appeared: that row alone is sent.
   const firstAt = new Map<string, number>();
@@ -59,11 +70,8 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
       return;
     }
     firstAt.set(id, index);
-    const parsed = InvestorInput.safeParse(row);
-    if (parsed.success) inputs[index] = parsed.data;
-    else prefilled[index] = failed(id, investorRowError(parsed.error.issues));
   });
-  return { inputs, prefilled };
+  return { inputs: rows, prefilled };
 }
 
 function failed(partnerInvestorId: string, error: InvestorRowFailure['error']): InvestorRowFailure {

@@ -21,7 +21,7 @@ import {
   splitResults,
 } from './bulk-options.js';
 import { resolveIdempotencyKey } from './idempotent-request-options.js';
-import { checkInvestorRows } from './investor-rows.js';
+import { checkInvestorRow, checkInvestorRows } from './investor-rows.js';
 import { callOf, OPERATIONS } from './operations.js';
 import { guarded, inputIssues, requestOptions } from './parse-input.js';
 
@@ -103,13 +103,16 @@ export class Investors {
       const outcome = runBulk<InvestorInput, InvestorRowResult>({
         inputs: checked.inputs,
         prefilled: checked.prefilled,
+        check: checkInvestorRow,
         chunkSize: data.chunkSize ?? DEFAULT_CHUNK_SIZE,
         concurrency: data.concurrency ?? DEFAULT_CONCURRENCY,
         baseKey: key,
-        send: (rows, idempotencyKey) =>
+        field: 'investors',
+        send: (rows, idempotencyKey, bodyJson) =>
           this.#requester.request({
             ...callOf(OPERATIONS['investors.create']),
             json: { investors: rows },
+            jsonText: bodyJson,
             idempotencyKey,
             // Defensive: with responseValidation 'warn' or 'off' the body may not match; rows without a
             // result then fail as `missing_result` (retryable) instead of being lost.

@@ -151,10 +151,12 @@ export class Subscriptions {
         chunkSize: bulk.data.chunkSize ?? DEFAULT_CHUNK_SIZE,
         concurrency: bulk.data.concurrency ?? DEFAULT_CONCURRENCY,
         baseKey: key,
-        send: (rows, idempotencyKey) =>
+        field: 'subscriptions',
+        send: (rows, idempotencyKey, bodyJson) =>
           this.#requester.request({
             ...call,
             json: { subscriptions: rows },
+            jsonText: bodyJson,
             idempotencyKey,
             select: subscriptionResultRows,
             options: pipelineOptions,

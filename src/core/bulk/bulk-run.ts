@@ -1,6 +1,6 @@
 import { APIError, APIUserAbortError, PartnerEquityError } from '../errors/errors.js';
 import type { APIPromise, RawResponse } from '../request/api-promise.js';
-import { chunkKey, deriveIdempotencyKey } from '../request/idempotency.js';
+import { chunkKey, idempotencyKeyOfJson, stableJson } from '../request/idempotency.js';
 import { isRetryable } from '../request/retry-policy.js';
 import { type PoolVerdict, runPool } from './bulk-pool.js';
 
@@ -37,14 +37,24 @@ export interface BulkChunkReport {
 export interface BulkRunSpec<Input, Result> {
   /** Every row of the call, in input order. */
   inputs: readonly Input[];
-  /** Results known before sending (rows refused client-side), by position; `undefined` rows are sent. */
+  /** Results known before sending (rows refused call-wide, such as duplicates), by position. */
   prefilled: readonly (Result | undefined)[];
+  /**
+   * The row's own checks, run when its chunk is prepared (just before it is sent, so later chunks are
+   * checked while earlier ones are in flight): the row to send, or its failed result. Absent: sent as is.
+   */
+  check?: ((input: Input) => { input: Input } | { result: Result }) | undefined;
   chunkSize: number;
   concurrency: number;
   /** The call's key; chunk keys are derived from it. */
   baseKey: string;
-  /** Sends one chunk; its `signal` (from the call's options) ends the whole call with `APIUserAbortError`. */
-  send(rows: Input[], idempotencyKey: string): APIPromise<readonly Result[]>;
+  /** The request body's one field: the body is `{ [field]: rows }`. */
+  field: string;
+  /**
+   * Sends one chunk; its `signal` (from the call's options) ends the whole call with `APIUserAbortError`.
+   * `bodyJson` is the body as stable JSON, the text the chunk's key was hashed from: send it as it is.
+   */
+  send(rows: Input[], idempotencyKey: string, bodyJson: string): APIPromise<readonly Result[]>;
   /**
    * The id that pairs a row with its result (`partnerInvestorId`); unique among sent rows. When a row or a
    * result of a chunk has none, that chunk's results are paired with its rows by position instead.
@@ -64,32 +74,76 @@ export interface BulkRunOutcome<Result> {
   response: RawResponse;
 }
 
+/** One request's worth of rows, where they stand in the input, and its report. */
+interface Chunk<Input> {
+  rows: Input[];
+  positions: number[];
+  bodyJson: string;
+  report: BulkChunkReport;
+}
+
 /**
  * Sends the rows without a prefilled result in chunks of at most `chunkSize`, `concurrency` at a time, each
  * with the idempotency key `deriveIdempotencyKey(chunkKey(baseKey, index), rows)`: the same input and key
  * give the same chunk keys on a re-run (the API replays what it already did), and a chunk whose rows
- * changed gets a new key instead of a 409. See {@link BulkChunkReport} and `docs/bulk-and-uploads.md` for
- * what a chunk failure does.
+ * changed gets a new key instead of a 409. Chunk `index` holds the rows of input positions
+ * `[index * chunkSize, (index + 1) * chunkSize)`: rows refused client-side leave holes rather than shifting
+ * later rows, so fixing one row changes only its chunk's key. See `docs/bulk-and-uploads.md` for what a
+ * chunk failure does.
  */
 export async function runBulk<Input, Result>(
   spec: BulkRunSpec<Input, Result>,
 ): Promise<BulkRunOutcome<Result>> {
-  const results: (Result | undefined)[] = spec.prefilled.slice();
-  results.length = spec.inputs.length;
-  const chunks = chunksOf(spec);
-  const reports = chunks.map((chunk) => ({
-    index: chunk.index,
-    rows: chunk.positions.length,
-    idempotencyKey: deriveIdempotencyKey(chunkKey(spec.baseKey, chunk.index), chunk.rows),
-    sent: false,
-    status: undefined,
-    requestId: undefined,
-    attempts: 0,
-    error: undefined,
-  })) as BulkChunkReport[];
+  const results: (Result | undefined)[] = new Array(spec.inputs.length);
+  const slotCount = Math.ceil(spec.inputs.length / spec.chunkSize);
+  // Slot k once prepared: its chunk, or null when every row of it was refused (nothing to send).
+  const slots: (Chunk<Input> | null | undefined)[] = new Array(slotCount);
+  const prepare = (k: number): Chunk<Input> | null => {
+    const known = slots[k];
+    if (known !== undefined) return known;
+    const rows: Input[] = [];
+    const positions: number[] = [];
+    const end = Math.min((k + 1) * spec.chunkSize, spec.inputs.length);
+    for (let position = k * spec.chunkSize; position < end; position += 1) {
+      const input = spec.inputs[position] as Input;
+      const checked =
+        spec.prefilled[position] !== undefined
+          ? { result: spec.prefilled[position] as Result }
+          : (spec.check?.(input) ?? { input });
+      if ('result' in checked) results[position] = checked.result;
+      else {
+        rows.push(checked.input);
+        positions.push(position);
+      }
+    }
+    if (rows.length === 0) {
+      slots[k] = null;
+      return null;
+    }
+    // The body and the key come from one stable JSON text: the rows' part of it is what is hashed.
+    const bodyJson = stableJson({ [spec.field]: rows });
+    const key = idempotencyKeyOfJson(chunkKey(spec.baseKey, k), bodyJson.slice(spec.field.length + 4, -1));
+    const report: BulkChunkReport = {
+      index: k,
+      rows: rows.length,
+      idempotencyKey: key,
+      sent: false,
+      status: undefined,
+      requestId: undefined,
+      attempts: 0,
+      error: undefined,
+    };
+    const chunk = { rows, positions, bodyJson, report };
+    slots[k] = chunk;
+    return chunk;
+  };
+  const prepareAll = () => {
+    for (let k = 0; k < slotCount; k += 1) prepare(k);
+  };
   const responses = new Map<number, RawResponse>();
   const progress = () => {
     if (spec.onProgress === undefined) return;
+    prepareAll(); // `done` counts every row refused client-side, as if all were checked up front
     const answered = results.filter((result) => result !== undefined);
     const succeeded = answered.filter((result) => spec.succeeded(result)).length;
     spec.onProgress({
@@ -106,13 +160,16 @@ export async function runBulk<Input, Result>(
     for (const position of positions) results[position] = spec.failure(spec.inputs[position] as Input, error);
   };
 
-  const { started } = await runPool(chunks.length, spec.concurrency, async (k) => {
-    const chunk = chunks[k] as Chunk<Input>;
-    const report = reports[k] as BulkChunkReport;
+  const { started } = await runPool(slotCount, spec.concurrency, async (k) => {
+    const chunk = prepare(k);
+    if (chunk === null) return 'continue';
+    const { report } = chunk;
     report.sent = true;
     let verdict: PoolVerdict = 'continue';
     try {
-      const { data, response } = await spec.send(chunk.rows, report.idempotencyKey).withResponse();
+      const { data, response } = await spec
+        .send(chunk.rows, report.idempotencyKey, chunk.bodyJson)
+        .withResponse();
       Object.assign(report, {
         status: response.status,
         requestId: response.requestId,
@@ -151,10 +208,13 @@ export async function runBulk<Input, Result>(
     return verdict;
   });
 
+  prepareAll();
+  const chunks = slots.filter((slot) => slot != null);
+  const reports = chunks.map((chunk) => chunk.report);
   const firstFailure = reports.find((report) => report.error !== undefined);
   if (responses.size === 0 && firstFailure?.error !== undefined) throw firstFailure.error;
   const stopper = reports.find((report) => report.error !== undefined && !isRetryable(report.error));
-  const unsent = chunks.slice(started);
+  const unsent = chunks.filter((chunk) => chunk.report.index >= started);
   for (const chunk of unsent) {
     fail(chunk.positions, {
       code: 'not_sent',
@@ -168,33 +228,6 @@ export async function runBulk<Input, Result>(
     chunks: reports,
     response: summary(responses, reports, spec.baseKey),
   };
-}
-
-/** One request's worth of rows, and where they stand in the input. */
-interface Chunk<Input> {
-  index: number;
-  rows: Input[];
-  positions: number[];
-}
-
-/**
- * Chunk `index` holds the rows to send from input positions `[index * chunkSize, (index + 1) * chunkSize)`.
- * Rows refused client-side leave holes rather than shifting later rows into other chunks, so fixing one row
- * and running the call again changes only that row's chunk (and its derived key); empty slots send nothing.
- */
-function chunksOf<Input, Result>(spec: BulkRunSpec<Input, Result>): Chunk<Input>[] {
-  const chunks: Chunk<Input>[] = [];
-  for (let start = 0; start < spec.inputs.length; start += spec.chunkSize) {
-    const positions: number[] = [];
-    const end = Math.min(start + spec.chunkSize, spec.inputs.length);
-    for (let position = start; position < end; position += 1) {
-      if (spec.prefilled[position] === undefined) positions.push(position);
-    }
-    if (positions.length === 0) continue;
-    const rows = positions.map((position) => spec.inputs[position] as Input);
-    chunks.push({ index: start / spec.chunkSize, rows, positions });
-  }
-  return chunks;
 }
 
 // Results by row when they are not in order: by key when every row and result has one, else by position when

@@ -2,13 +2,14 @@ import type { z } from 'zod';
 import { APIError, ResponseValidationError, toValidationIssues } from '../errors/errors.js';
 import { isSecretKey, redact, redactText } from '../logging/redact.js';
 import type { SecretRegistry } from '../logging/secret-registry.js';
+import type { ResponseHead } from '../transport/transport.js';
 import type { WithResponse } from './api-promise.js';
 import type { ResponseValidation } from './response-validation.js';
 import { parseRetryAfter } from './retry-policy.js';
 
 /** The request id the API (or its gateway) put on a response. */
-export function requestIdOf(headers: Headers): string | undefined {
-  return headers.get('x-request-id') ?? headers.get('request-id') ?? undefined;
+export function requestIdOf(head: ResponseHead): string | undefined {
+  return head.get('x-request-id') ?? head.get('request-id') ?? undefined;
 }
 
 /** Where the response came from, for error messages and the raw response. */
@@ -27,7 +28,7 @@ export interface ResponseContext {
 /** A status, headers and the whole body text of one attempt. */
 export interface ReadResponse {
   status: number;
-  headers: Headers;
+  head: ResponseHead;
   text: string;
 }
 
@@ -61,15 +62,18 @@ export function parseSuccess<T, Body>(
       validation.warn(`${context.method} ${context.route ?? context.path}`, response.status, issues);
     }
   }
+  const { head } = response;
   return {
     data: select === undefined ? (body as unknown as T) : select(body),
     response: {
       status: response.status,
-      headers: response.headers,
-      requestId: requestIdOf(response.headers),
+      get headers() {
+        return head.headers;
+      },
+      requestId: requestIdOf(head),
       attempts: context.attempts,
       idempotencyKey: context.idempotencyKey,
-      replayed: response.headers.get('idempotent-replayed')?.toLowerCase() === 'true',
+      replayed: head.get('idempotent-replayed')?.toLowerCase() === 'true',
     },
   };
 }
@@ -83,7 +87,7 @@ function parseBody(context: ResponseContext, response: ReadResponse): unknown {
     return JSON.parse(text);
   } catch {
     // The parser's message quotes the body, which may hold a token: keep it out, and keep no excerpt.
-    if (/\bjson\b/i.test(response.headers.get('content-type') ?? '')) {
+    if (/\bjson\b/i.test(response.head.get('content-type') ?? '')) {
       throw validationError(context, response, 'body is not valid JSON');
     }
     return text;
@@ -102,7 +106,7 @@ function validationError(
       method: context.method,
       path: context.path,
       status: response.status,
-      requestId: requestIdOf(response.headers),
+      requestId: requestIdOf(response.head),
       idempotencyKey: context.idempotencyKey,
       issues,
       summary,
@@ -121,13 +125,14 @@ export function toAPIError(
   response: ReadResponse,
   secrets?: SecretRegistry,
 ): APIError {
-  const { status, headers, text } = response;
+  const { status, text } = response;
+  const { headers } = response.head;
   return APIError.from({
     status,
     method: context.method,
     path: context.path,
     headers: withoutCredentials(headers),
-    requestId: requestIdOf(response.headers),
+    requestId: requestIdOf(response.head),
     idempotencyKey: context.idempotencyKey,
     attempts: context.attempts,
     body: errorBody(text, headers, secrets),

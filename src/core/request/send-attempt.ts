@@ -7,6 +7,7 @@ import {
 } from '../errors/errors.js';
 import { logBody } from '../logging/log-body.js';
 import { type RedactOptions, redact, redactHeaders } from '../logging/redact.js';
+import { headOf } from '../transport/transport.js';
 import { MultipartBody } from '../uploads/multipart-body.js';
 import { encodeBody } from './build-request.js';
 import { type ReadResponse, requestIdOf } from './read-response.js';
@@ -57,18 +58,21 @@ export async function sendAttempt(
   const body = encodeBody(spec);
   state.attempts += 1;
   const callerSignal = spec.options?.signal;
-  const timer = AbortSignal.timeout(limit);
-  const signal = callerSignal === undefined ? timer : AbortSignal.any([callerSignal, timer]);
+  // The attempt's own abort: its timeout (cleared when the attempt settles), and the caller's signal.
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), limit);
+  const signal =
+    callerSignal === undefined ? timeout.signal : AbortSignal.any([callerSignal, timeout.signal]);
   const started = clock.now();
   let read: ReadResponse | undefined;
   let failure: Error | undefined;
   try {
     const response = await transport({ method: spec.method, url: state.url, headers, body, signal });
-    read = { status: response.status, headers: response.headers, text: await response.text() };
+    read = { status: response.status, head: headOf(response), text: await response.text() };
     return read;
   } catch (error) {
     if (callerSignal?.aborted) failure = new APIUserAbortError(spec, { cause: callerSignal.reason });
-    else if (timer.aborted) {
+    else if (timeout.signal.aborted) {
       failure =
         scope === 'deadline'
           ? deadlineError(contextOf(state), config.deadline, error)
@@ -78,6 +82,7 @@ export async function sendAttempt(
       failure = new APIConnectionError(contextOf(state), { cause: error, message: connectionMessage(error) });
     throw failure;
   } finally {
+    clearTimeout(timer);
     // Redaction runs only when debug lines are on: a client that does not log pays nothing for it.
     if (config.logLevel === undefined || config.logLevel === 'debug') {
       const durationMs = clock.now() - started;
@@ -94,11 +99,11 @@ export async function sendAttempt(
         status: read?.status,
         attempt: state.attempts,
         durationMs,
-        requestId: read === undefined ? undefined : requestIdOf(read.headers),
+        requestId: read === undefined ? undefined : requestIdOf(read.head),
         idempotencyKey: state.idempotencyKey,
         requestHeaders: redactHeaders(headers, config.secrets),
         requestBody: describeBody(spec, body, redaction),
-        responseHeaders: read === undefined ? undefined : redactHeaders(read.headers, config.secrets),
+        responseHeaders: read === undefined ? undefined : redactHeaders(read.head.headers, config.secrets),
         responseBody: read === undefined ? undefined : logBody(read.text, redaction),
       });
     }

@@ -18,6 +18,48 @@ export interface TransportRequest {
   signal: AbortSignal;
 }
 
+/** undici's response headers: lower-case names, repeated headers as arrays. */
+type RawHeaders = Record<string, string | string[] | undefined>;
+
+/**
+ * The headers of a response without its body: what a raw response keeps after the call (so keeping it
+ * keeps no body text alive). Single values are read by name; the WHATWG `Headers` are made on first use.
+ */
+export class ResponseHead {
+  readonly #raw: RawHeaders | undefined;
+  #headers: Headers | undefined;
+
+  constructor(headers: RawHeaders | Headers) {
+    if (headers instanceof Headers) this.#headers = headers;
+    else this.#raw = headers;
+  }
+
+  /** One header, as `Headers#get` gives it (`name` lower-case). */
+  get(name: string): string | null {
+    if (this.#raw === undefined) return this.headers.get(name);
+    const value = this.#raw[name];
+    if (value === undefined) return null;
+    return (Array.isArray(value) ? value.join(', ') : value).trim();
+  }
+
+  get headers(): Headers {
+    if (this.#headers === undefined) {
+      this.#headers = new Headers();
+      for (const [name, value] of Object.entries(this.#raw ?? {})) {
+        if (Array.isArray(value)) for (const item of value) this.#headers.append(name, item);
+        else if (value !== undefined) this.#headers.set(name, value);
+      }
+    }
+    return this.#headers;
+  }
+}
+
+/** The head of any transport's response: the default transport's own, else one over its `Headers`. */
+export function headOf(response: TransportResponse): ResponseHead {
+  const { head } = response as { head?: unknown };
+  return head instanceof ResponseHead ? head : new ResponseHead(response.headers);
+}
+
 /** The answer to a {@link TransportRequest}. The pipeline always reads the body exactly once. */
 export interface TransportResponse {
   status: number;
@@ -76,8 +118,21 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
       signal: req.signal,
       dispatcher,
     });
-    const text = await readBounded(response.body, response.headers['content-length'], limit);
-    return { status: response.statusCode, headers: toHeaders(response.headers), text: async () => text };
+    const declared = response.headers['content-length'];
+    // A declared length within the limit bounds the body already (undici reads exactly that many bytes).
+    const text =
+      typeof declared === 'string' && Number(declared) <= limit
+        ? await response.body.text()
+        : await readBounded(response.body, declared, limit, () => response.body.destroy());
+    const head = new ResponseHead(response.headers);
+    return {
+      status: response.statusCode,
+      head,
+      get headers() {
+        return head.headers;
+      },
+      text: async () => text,
+    } as TransportResponse;
   };
   return Object.assign(transport, { close: async () => owned?.close?.() });
 }
@@ -113,46 +168,37 @@ export function fetchTransport(
       text: async () =>
         body === null
           ? ''
-          : readBounded(body as AsyncIterable<Uint8Array>, response.headers.get('content-length'), limit),
+          : readBounded(
+              body as AsyncIterable<Uint8Array>,
+              response.headers.get('content-length'),
+              limit,
+              () => body.cancel(),
+            ),
     };
   };
 }
 
 /**
- * The one response reader: the whole body as UTF-8 text (a leading BOM dropped), refused with
- * {@link ResponseTooLargeError} once a declared or counted length passes `limit` bytes. Stopping early
- * ends the body's iterator, which destroys (undici) or cancels (fetch) it, so no half-read connection stays.
+ * The one bounded response reader: the whole body as UTF-8 text (a leading BOM dropped), refused with
+ * {@link ResponseTooLargeError} once a declared or counted length passes `limit` bytes; the body is then
+ * `discard`ed (destroyed or cancelled), so no half-read connection stays open.
  */
 async function readBounded(
   body: AsyncIterable<Uint8Array>,
   declared: string | string[] | null | undefined,
   limit: number,
+  discard: () => unknown,
 ): Promise<string> {
-  const chunks = body[Symbol.asyncIterator]();
-  if (typeof declared === 'string' && Number(declared) > limit) {
-    await chunks.return?.();
-    throw new ResponseTooLargeError(limit);
-  }
   const parts: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await chunks.next();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await chunks.return?.();
-      throw new ResponseTooLargeError(limit);
+  if (typeof declared !== 'string' || Number(declared) <= limit) {
+    for await (const chunk of body) {
+      size += chunk.byteLength;
+      if (size > limit) break;
+      parts.push(chunk);
     }
-    parts.push(value);
+    if (size <= limit) return new TextDecoder().decode(concatBytes(parts, size));
   }
-  return new TextDecoder().decode(concatBytes(parts, size));
-}
-
-function toHeaders(raw: Record<string, string | string[] | undefined>): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else if (value !== undefined) headers.set(name, value);
-  }
-  return headers;
+  await Promise.resolve(discard()).catch(() => undefined);
+  throw new ResponseTooLargeError(limit);
 }
