@@ -40,6 +40,8 @@ export interface Command {
   synopsis: string;
   /** Paragraphs shown under the synopsis in `--help`. */
   details?: string;
+  /** Names of required positional arguments, in order; their values arrive in `values` under these names. */
+  positionals?: readonly string[];
   options: Record<string, OptionSpec>;
   /** Runs the command; resolves to the process exit status. */
   run(values: OptionValues, io: CliIo): Promise<number>;
