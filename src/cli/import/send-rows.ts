@@ -87,9 +87,8 @@ async function sendChunk(
       outcomes[position] = each(i);
     });
   };
-  if (positions.length === 0 || result.fatal !== undefined) {
-    fill(() => notSent(result.fatal === undefined ? '' : `the import stopped: ${result.fatal.message}`));
-  } else if (plan.kind.holdBackChunkWithBadRow && bad.length > 0) {
+  if (positions.length === 0) return outcomes as RowOutcome[];
+  if (plan.kind.holdBackChunkWithBadRow && bad.length > 0) {
     const lines = bad.map((row) => row.line).join(', ');
     fill(() =>
       notSent(`line ${lines} of this chunk is invalid and the API takes a chunk whole; fix it and run again`),
