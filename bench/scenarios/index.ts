@@ -1,6 +1,7 @@
 import type { Scenario } from '../lib/result.js';
 import { runBulk } from './bulk.js';
 import { runColdStart } from './cold-start.js';
+import { runImportCsv } from './import-csv.js';
 import { runRequestOverhead } from './request-overhead.js';
 import { runTokenManager } from './token-manager.js';
 import { runUploads } from './uploads.js';
@@ -14,4 +15,5 @@ export const scenarios: Scenario[] = [
   { id: '4', title: 'uploads', run: runUploads },
   { id: '5', title: 'bulk investors', run: runBulk },
   { id: '6', title: 'cold start', run: runColdStart },
+  { id: '7', title: 'CSV import', run: runImportCsv },
 ];
