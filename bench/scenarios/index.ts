@@ -1,13 +1,14 @@
 import type { Scenario } from '../lib/result.js';
 import { runBulk } from './bulk.js';
 import { runColdStart } from './cold-start.js';
+import { runImportCsv } from './import-csv.js';
 import { runOverNetwork } from './over-network.js';
 import { runRequestOverhead } from './request-overhead.js';
 import { runTokenManager } from './token-manager.js';
 import { runUploads } from './uploads.js';
 import { runWebhooks } from './webhooks.js';
 
-/** The suite, in issue 8's order, then issue 25's scenario. */
+/** The suite, in issue 8's order, then issue 25's and issue 29's scenarios. */
 export const scenarios: Scenario[] = [
   { id: '1', title: 'request overhead', run: runRequestOverhead },
   { id: '2', title: 'token manager', run: runTokenManager },
@@ -16,4 +17,5 @@ export const scenarios: Scenario[] = [
   { id: '5', title: 'bulk investors', run: runBulk },
   { id: '6', title: 'cold start', run: runColdStart },
   { id: '7', title: 'over a network', run: runOverNetwork },
+  { id: '8', title: 'CSV import', run: runImportCsv },
 ];

@@ -40,6 +40,8 @@ export interface Command {
   synopsis: string;
   /** Paragraphs shown under the synopsis in `--help`. */
   details?: string;
+  /** Names of required positional arguments, in order; their values arrive in `values` under these names. */
+  positionals?: readonly string[];
   options: Record<string, OptionSpec>;
   /** Environment variables read besides the options' own `env` (name → one line), listed in `--help`. */
   environment?: Readonly<Record<string, string>>;

@@ -1,6 +1,7 @@
 import { VERSION } from '../version.js';
 import type { CliIo, Command } from './command.js';
 import { doctor } from './commands/doctor.js';
+import { importInvestors, importSubscriptions } from './commands/import.js';
 import { keysGenerate } from './commands/keys-generate.js';
 import { mock } from './commands/mock.js';
 import { token } from './commands/token.js';
@@ -17,6 +18,8 @@ export const commands: readonly Command[] = [
   keysGenerate,
   token,
   doctor,
+  importInvestors,
+  importSubscriptions,
   mock,
   webhooksSign,
   webhooksVerify,

@@ -27,9 +27,15 @@ export function parseOptions(command: Command, args: readonly string[]): ParsedO
     throw new UsageError(describeParseError(error));
   }
   if (parsed.values['help'] === true) return { help: true };
-  const [stray] = parsed.positionals;
+  const names = command.positionals ?? [];
+  const stray = parsed.positionals[names.length];
   if (stray !== undefined) throw new UsageError(`unexpected argument '${stray}'`);
+  const missing = names.slice(parsed.positionals.length);
+  if (missing.length > 0) throw new UsageError(`missing ${missing.map((name) => `<${name}>`).join(' ')}`);
   const values: OptionValues = { ...parsed.values };
+  names.forEach((name, index) => {
+    values[name] = parsed.positionals[index];
+  });
   for (const [name, spec] of Object.entries(command.options)) {
     const value = values[name];
     if (spec.type === 'string' && typeof value === 'string' && value.startsWith('--')) {

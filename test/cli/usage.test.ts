@@ -6,6 +6,8 @@ const subcommands = [
   ['keys', 'generate'],
   ['token'],
   ['doctor'],
+  ['import', 'investors'],
+  ['import', 'subscriptions'],
   ['mock'],
   ['webhooks', 'sign'],
   ['webhooks', 'verify'],

@@ -1,0 +1,112 @@
+import type { Command, OptionSpec, OptionValues } from '../command.js';
+import { credentialOptions } from '../credentials.js';
+import type { ImportKindName } from '../import/import-kind.js';
+
+// Only descriptions here: the parser, the SDK and the import itself load when the command runs, so other
+// commands, `--help` and usage errors never pay for them.
+
+const sharedOptions: Record<string, OptionSpec> = {
+  ...credentialOptions,
+  check: {
+    type: 'boolean',
+    description: 'Validate every row locally, print each bad one, send nothing',
+  },
+  out: {
+    type: 'string',
+    valueName: '<file>',
+    description: 'Write every row with its outcome to this CSV file, in input order',
+  },
+  map: {
+    type: 'string',
+    multiple: true,
+    valueName: '<column=field>',
+    description: "Read this column as this field ('column=' ignores it); repeatable",
+  },
+  delimiter: {
+    type: 'string',
+    valueName: '<char>',
+    description: "Field delimiter (default: ';' or ',', detected from the header line)",
+  },
+  'chunk-size': {
+    type: 'string',
+    valueName: '<rows>',
+    description: 'Rows per request (default 500); keep it the same across re-runs',
+  },
+  concurrency: { type: 'string', valueName: '<n>', description: 'Requests in flight, 1-16 (default 4)' },
+  quiet: { type: 'boolean', short: 'q', description: 'No progress lines' },
+  json: { type: 'boolean', description: 'Progress, bad rows and the summary as JSON lines on stdout' },
+  'allow-insecure-http': {
+    type: 'boolean',
+    description: 'Allow a plain http base URL to another host (the token then travels in cleartext)',
+  },
+};
+
+const rerunHelp = [
+  'Re-runs are safe. Each request carries an idempotency key derived from its rows and their place in the',
+  'file, so running the same command on the same file again (after a crash, a kill or Ctrl-C) replays what',
+  'the API already did and sends the rest: nothing is created twice. Keep --chunk-size the same. The API',
+  "keeps keys for 24 hours; after that, or once you edit rows, a re-sent investor is matched by the service's",
+  'own dedupe on partnerInvestorId (its servicePersonId comes back, status existing). The spec documents no',
+  'such dedupe for subscriptions: re-run a subscriptions import within the 24 hours.',
+].join('\n');
+
+const exitHelp = [
+  'Exit status: 0 every row done; 3 some rows failed (see --out); 4 bad input, nothing sent (--check found',
+  'bad rows, or the file or its header cannot be read); 130 interrupted (run the same command again to',
+  'resume); 1 the import failed (credentials, or an API error that every request would get); 2 usage error.',
+].join('\n');
+
+const fileHelp = [
+  'The file: UTF-8 (a BOM is fine), comma or semicolon separated, quoted fields may hold newlines, CRLF or',
+  'LF. The first line names the columns, matched case-insensitively to the API field names; nested fields',
+  "are dotted (lumpSum.value). Empty cells are left out. Every row is checked with the SDK's own input",
+  'checks before anything is sent; bad rows are reported with their line and column.',
+].join('\n');
+
+function command(kind: ImportKindName, details: string[], extra: Record<string, OptionSpec>): Command {
+  const positionals = kind === 'investors' ? ['file'] : ['spv-slug', 'file'];
+  return {
+    path: ['import', kind],
+    summary:
+      kind === 'investors'
+        ? 'Import investors from a CSV file: checked, chunked, resumable, with a results file'
+        : 'Import subscriptions to an SPV from a CSV file (investors by id or via --people)',
+    synopsis: `${positionals.map((name) => `<${name === 'file' ? 'file.csv' : name}>`).join(' ')} [--check] [--out <file>]${kind === 'subscriptions' ? ' [--people <file>]' : ''} [--map <column=field>]… [--delimiter <char>] [--chunk-size <rows>] [--concurrency <n>] [--quiet | --json]`,
+    details: [...details, '', fileHelp, '', rerunHelp, '', exitHelp].join('\n'),
+    positionals,
+    options: { ...sharedOptions, ...extra },
+    async run(values: OptionValues, io) {
+      const { runImport } = await import('../import/run-import.js');
+      return runImport(kind, values, io);
+    },
+  };
+}
+
+/** `partner-equity import investors <file.csv>`. */
+export const importInvestors = command(
+  'investors',
+  [
+    'Columns: partnerInvestorId (required), email (or e-mail), firstName, lastName, dateOfBirth (or dob,',
+    'YYYY-MM-DD), countryOfResidence (two letters). Bad rows are not sent; every other row is.',
+    'The --out file (line, partnerInvestorId, status, servicePersonId, error…) feeds `import subscriptions',
+    '--people`.',
+  ],
+  {},
+);
+
+/** `partner-equity import subscriptions <spv-slug> <file.csv>`. */
+export const importSubscriptions = command(
+  'subscriptions',
+  [
+    'Columns: servicePersonId, or partnerInvestorId with --people; lumpSum.currency, lumpSum.value,',
+    'shareClassSlug (required); partnerSubscriptionId (your own id, optional). The API takes a request whole,',
+    'so a chunk holding a bad row is not sent (nor, when the API refuses one, created): fix it, run again.',
+  ],
+  {
+    people: {
+      type: 'string',
+      valueName: '<file>',
+      description: 'An `import investors --out` file: resolves partnerInvestorId to servicePersonId',
+    },
+  },
+);

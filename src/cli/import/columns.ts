@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { UsageError } from '../usage-error.js';
+import { ImportInputError } from './import-exit.js';
+import type { ImportKind } from './import-kind.js';
+
+/** Which field each column of the file holds, and back. */
+export interface ColumnMap {
+  /** The header as read (trimmed). */
+  readonly header: readonly string[];
+  /** Field path (`email`, `lumpSum.value`) per column; `undefined` for an ignored column. */
+  readonly fields: readonly (string | undefined)[];
+  /** The column a field is read from, or the field itself when no column holds it. */
+  columnOf(field: string): string;
+  has(field: string): boolean;
+}
+
+/**
+ * Every field path of an input schema, nested objects dotted (`lumpSum.currency`), each with whether the
+ * schema requires it: read from the SDK's own zod schema, so the CLI knows no field list of its own.
+ */
+export function fieldPaths(schema: z.ZodObject, prefix = '', parentRequired = true): Map<string, boolean> {
+  const paths = new Map<string, boolean>();
+  for (const [name, field] of Object.entries(schema.shape)) {
+    const required = parentRequired && !(field as z.ZodType).safeParse(undefined).success;
+    if (field instanceof z.ZodObject) {
+      for (const [path, inner] of fieldPaths(field, `${prefix}${name}.`, required)) paths.set(path, inner);
+    } else paths.set(`${prefix}${name}`, required);
+  }
+  return paths;
+}
+
+/**
+ * Matches the header to fields: `--map column=field` first, then the field names case-insensitively, then
+ * the kind's aliases. A column matching nothing, a field read from two columns or a required field with no
+ * column is an {@link ImportInputError} (nothing is sent); a `--map` naming an unknown field a usage error.
+ */
+export function mapColumns(header: readonly string[], kind: ImportKind, maps: readonly string[]): ColumnMap {
+  const paths = fieldPaths(kind.schema);
+  const known = [...paths.keys(), ...kind.extraFields];
+  const byLowerName = new Map(known.map((field) => [field.toLowerCase(), field]));
+  for (const [alias, field] of Object.entries(kind.aliases)) byLowerName.set(alias, field);
+  const names = header.map((name) => name.trim());
+  const explicit = new Map<string, string | undefined>();
+  for (const map of maps) {
+    const at = map.lastIndexOf('=');
+    const column = map.slice(0, at).trim().toLowerCase();
+    const field = map.slice(at + 1).trim();
+    if (at <= 0 || (field !== '' && !known.includes(field))) {
+      throw new UsageError(`--map '${map}': expected column=field, field one of ${known.join(', ')}`);
+    }
+    if (!names.some((name) => name.toLowerCase() === column)) {
+      throw new ImportInputError(`--map '${map}': the header has no column '${map.slice(0, at)}'`);
+    }
+    explicit.set(column, field === '' ? undefined : field);
+  }
+  const unknown: string[] = [];
+  const fields = names.map((name) => {
+    const lower = name.toLowerCase();
+    if (explicit.has(lower)) return explicit.get(lower);
+    if (name === '') return undefined;
+    const field = byLowerName.get(lower);
+    if (field === undefined) unknown.push(name);
+    return field;
+  });
+  if (unknown.length > 0) {
+    const list = unknown.map((name) => `'${name}'`).join(', ');
+    throw new ImportInputError(
+      `column ${list} matches no ${kind.name} field: read it with --map '${unknown[0]}=<field>' or skip it with --map '${unknown[0]}=' (fields: ${known.join(', ')})`,
+    );
+  }
+  const columnOfField = new Map<string, string>();
+  fields.forEach((field, index) => {
+    if (field === undefined) return;
+    const other = columnOfField.get(field);
+    if (other !== undefined) {
+      throw new ImportInputError(`columns '${other}' and '${names[index]}' both hold ${field}`);
+    }
+    columnOfField.set(field, names[index] ?? field);
+  });
+  const missing = [...paths]
+    .filter(([field, required]) => required && !columnOfField.has(field))
+    .filter(([field]) => !columnOfField.has(kind.substitutes[field] ?? field))
+    .map(([field]) => field);
+  if (missing.length > 0) throw new ImportInputError(`no column for ${missing.join(', ')} (required)`);
+  return {
+    header: names,
+    fields,
+    columnOf: (field) => columnOfField.get(field) ?? field,
+    has: (field) => columnOfField.has(field),
+  };
+}
+
+/** One record as the object the schema checks: non-empty cells only, dotted fields nested. */
+export function rowObject(cells: readonly string[], columns: ColumnMap): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  columns.fields.forEach((field, index) => {
+    const value = cells[index];
+    if (field === undefined || value === undefined || value === '') return;
+    const path = field.split('.');
+    let target = row;
+    for (const key of path.slice(0, -1)) {
+      target[key] ??= {};
+      target = target[key] as Record<string, unknown>;
+    }
+    target[path.at(-1) as string] = value;
+  });
+  return row;
+}

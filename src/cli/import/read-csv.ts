@@ -1,0 +1,86 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { CsvError, parse } from 'csv-parse';
+import { UsageError } from '../usage-error.js';
+import { ImportInputError } from './import-exit.js';
+
+/** One record of the file: its cells and the line it starts on (1-based, as an editor shows it). */
+export interface CsvRecord {
+  line: number;
+  cells: string[];
+}
+
+const LINE_BREAK = /\r\n|\r|\n/g;
+
+/** The `--delimiter` value as one character (`tab` or `\t` for a tab), or `undefined` to detect it. */
+export function delimiterOption(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'tab' || value === '\\t') return '\t';
+  if (value.length !== 1) throw new UsageError(`--delimiter '${value}': expected one character`);
+  return value;
+}
+
+/** `;` when the header line holds more semicolons than commas, else `,` (the header has no quoted text). */
+async function detectDelimiter(path: string): Promise<string> {
+  const file = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await file.read({ buffer: Buffer.alloc(64 * 1024) });
+    const first = buffer.subarray(0, bytesRead).toString('utf8').split(/\r|\n/, 1)[0] ?? '';
+    const count = (char: string) => first.split(char).length - 1;
+    return count(';') > count(',') ? ';' : ',';
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Streams the file's records (the header first) with csv-parse: UTF-8 with or without a BOM, quoted fields
+ * with newlines, CRLF or LF, empty lines skipped. Reading pauses while the consumer awaits, so memory holds
+ * a few chunks of the file, never all of it. Unreadable files and broken quoting are
+ * {@link ImportInputError}s naming the file.
+ */
+export async function* readCsv(path: string, delimiter: string | undefined): AsyncGenerator<CsvRecord> {
+  let separator: string;
+  try {
+    separator = delimiter ?? (await detectDelimiter(path));
+  } catch (error) {
+    throw new ImportInputError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  const parser = parse({
+    bom: true,
+    delimiter: separator,
+    info: true,
+    // Rows with a wrong number of cells and quotes inside unquoted cells are reported per row, not fatal.
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+  });
+  const input = createReadStream(path);
+  input.on('error', (error) => parser.destroy(error));
+  input.pipe(parser);
+  // csv-parse's own `info.lines` counts a quoted CRLF twice: count breaks from the cells instead.
+  let breaksBefore = 0;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{
+      record: string[];
+      info: { empty_lines: number };
+    }>) {
+      yield { line: 1 + breaksBefore + info.empty_lines, cells: record };
+      breaksBefore += 1;
+      for (const cell of record)
+        if (cell.includes('\n') || cell.includes('\r')) breaksBefore += countBreaks(cell);
+    }
+  } catch (error) {
+    if (error instanceof CsvError || (error as NodeJS.ErrnoException).code !== undefined) {
+      throw new ImportInputError(`${path}: ${(error as Error).message}`);
+    }
+    throw error;
+  } finally {
+    input.destroy();
+    parser.destroy();
+  }
+}
+
+function countBreaks(cell: string): number {
+  return cell.match(LINE_BREAK)?.length ?? 0;
+}

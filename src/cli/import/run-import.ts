@@ -1,0 +1,128 @@
+import { LOG_LEVEL_ENV, resolveLogLevel } from '../../core/logging/logger.js';
+import { isCleartextToNetwork } from '../../core/transport/loopback-host.js';
+import { PartnerEquity } from '../../index.js';
+import { DEFAULT_CHUNK_SIZE, DEFAULT_CONCURRENCY } from '../../resources/bulk-options.js';
+import type { CliIo, OptionValues } from '../command.js';
+import { readCredentials } from '../credentials.js';
+import { formatError } from '../format-error.js';
+import { flag, integerValue, stringList, stringValue } from '../parse-options.js';
+import { stderrLogger } from '../stderr-logger.js';
+import { UsageError } from '../usage-error.js';
+import type { RowSource } from './checked-rows.js';
+import { IMPORT_EXIT, ImportInputError } from './import-exit.js';
+import type { ImportKindName } from './import-kind.js';
+import { investorsImport } from './investors-import.js';
+import { readPeople } from './people-file.js';
+import { delimiterOption } from './read-csv.js';
+import { type ScanResult, scanRows } from './scan-rows.js';
+import { sendFile } from './send-file.js';
+import { subscriptionsImport } from './subscriptions-import.js';
+
+/** Everything `partner-equity import <kind>` was asked to do, checked. */
+export interface ImportRequest {
+  kindName: ImportKindName;
+  source: RowSource;
+  check: boolean;
+  json: boolean;
+  quiet: boolean;
+  out: string | undefined;
+  chunkSize: number;
+  concurrency: number;
+  /** Prefix of every chunk's idempotency key. */
+  namespace: string;
+  stopRequested(): boolean;
+  /** The signal that stopped the import, if one did. */
+  signal(): string | undefined;
+}
+
+/**
+ * `partner-equity import investors|subscriptions`: pass 1 checks the whole file locally (all `--check`
+ * does); pass 2 sends it in keyed chunks. A file that cannot be read or mapped sends nothing.
+ */
+export async function runImport(kindName: ImportKindName, values: OptionValues, io: CliIo): Promise<number> {
+  const json = flag(values, 'json');
+  const quiet = flag(values, 'quiet');
+  if (json && quiet) throw new UsageError('give --quiet or --json, not both');
+  const check = flag(values, 'check');
+  const out = stringValue(values, 'out');
+  if (check && out !== undefined) throw new UsageError('--check sends nothing, so --out would stay empty');
+  const chunkSize = integerValue(values, 'chunk-size', { min: 1, max: 10_000, fallback: DEFAULT_CHUNK_SIZE });
+  const concurrency = integerValue(values, 'concurrency', { min: 1, max: 16, fallback: DEFAULT_CONCURRENCY });
+  const delimiter = delimiterOption(stringValue(values, 'delimiter'));
+  const spvSlug = stringValue(values, 'spv-slug') ?? '';
+  // Credentials first, so a missing one fails before a long check pass; --check needs none.
+  const credentials = check ? undefined : await readCredentials(values, io);
+  const allowInsecureHttp = flag(values, 'allow-insecure-http');
+  if (credentials !== undefined && !allowInsecureHttp && isCleartextToNetwork(credentials.baseUrl)) {
+    throw new UsageError(
+      'the base URL is plain http to another host: use https, or pass --allow-insecure-http',
+    );
+  }
+  let signal: string | undefined;
+  void io.waitForInterrupt().then((name) => {
+    signal = name;
+  });
+  const name = `import ${kindName}`;
+  let request: ImportRequest;
+  let scan: ScanResult;
+  try {
+    const peopleFile = stringValue(values, 'people');
+    const people = peopleFile === undefined ? undefined : await readPeople(peopleFile);
+    const kind = kindName === 'investors' ? investorsImport() : subscriptionsImport(spvSlug, people);
+    const spv = kindName === 'subscriptions' ? `:${encodeURIComponent(spvSlug)}` : '';
+    request = {
+      kindName,
+      source: { kind, file: stringValue(values, 'file') ?? '', delimiter, maps: stringList(values, 'map') },
+      check,
+      json,
+      quiet,
+      out,
+      chunkSize,
+      concurrency,
+      namespace: `partner-equity-import:${kindName}${spv}:${chunkSize}`,
+      stopRequested: () => signal !== undefined,
+      signal: () => signal,
+    };
+    scan = await scanRows({
+      ...request.source,
+      report: check ? { io, json } : undefined,
+      stopRequested: request.stopRequested,
+    });
+  } catch (error) {
+    if (!(error instanceof ImportInputError)) throw error;
+    io.stderr.write(formatError(error, name));
+    return IMPORT_EXIT.badInput;
+  }
+  if (scan.stopped) {
+    io.stderr.write(`partner-equity ${name}: interrupted while checking the file; nothing was sent\n`);
+    return IMPORT_EXIT.interrupted;
+  }
+  if (check) return reportCheck(request, scan, io);
+  if (!quiet && !json && scan.bad > 0) {
+    io.stderr.write(`${scan.bad} row(s) fail the local check and will not be sent (see --check)\n`);
+  }
+  const client = new PartnerEquity({
+    ...(credentials as NonNullable<typeof credentials>),
+    allowInsecureHttp,
+    logger: stderrLogger(io.stderr),
+    logLevel: resolveLogLevel(undefined, io.env[LOG_LEVEL_ENV]),
+  });
+  try {
+    return await sendFile(request, scan, client, io);
+  } finally {
+    await client.close();
+  }
+}
+
+function reportCheck(request: ImportRequest, scan: ScanResult, io: CliIo): number {
+  const file = request.source.file;
+  if (request.json) {
+    io.stdout.write(
+      `${JSON.stringify({ type: 'summary', file, total: scan.total, bad: scan.bad, sent: 0 })}\n`,
+    );
+  } else if (!request.quiet) {
+    const verdict = scan.bad === 0 ? 'every row passes' : `${scan.bad} bad row(s)`;
+    io.stderr.write(`${file}: ${scan.total.toLocaleString('en')} rows, ${verdict}; nothing was sent\n`);
+  }
+  return scan.bad > 0 ? IMPORT_EXIT.badInput : IMPORT_EXIT.done;
+}

@@ -1,0 +1,97 @@
+import type { PartnerEquity } from '../../index.js';
+import type { CliIo } from '../command.js';
+import { formatError } from '../format-error.js';
+import { IMPORT_EXIT } from './import-exit.js';
+import { type ImportCounts, Progress, type ProgressMode } from './progress.js';
+import { ResultsFile, resultCells, resultColumns } from './results-file.js';
+import type { ImportRequest } from './run-import.js';
+import type { ScanResult } from './scan-rows.js';
+import { sendRows } from './send-rows.js';
+
+const SIGNAL_EXIT: Record<string, number> = { SIGINT: IMPORT_EXIT.interrupted, SIGTERM: 143 };
+
+function progressMode(request: ImportRequest, io: CliIo): ProgressMode {
+  if (request.json) return 'json';
+  if (request.quiet) return 'quiet';
+  return (io.stderr as { isTTY?: boolean }).isTTY === true ? 'tty' : 'plain';
+}
+
+/**
+ * Pass 2: sends the checked file, writes `--out` and progress as chunks finish, and ends with a summary
+ * and the exit status (done, rows failed, interrupted, or 1 when an error stopped the import).
+ */
+export async function sendFile(
+  request: ImportRequest,
+  scan: ScanResult,
+  client: PartnerEquity,
+  io: CliIo,
+): Promise<number> {
+  const { kind, file } = request.source;
+  const results =
+    request.out === undefined ? undefined : await ResultsFile.create(request.out, resultColumns(kind));
+  const progress = new Progress(io, progressMode(request, io));
+  const counts: ImportCounts = { done: 0, total: scan.total, failed: 0 };
+  let ended: Awaited<ReturnType<typeof sendRows>>;
+  try {
+    ended = await sendRows({
+      ...request.source,
+      client,
+      chunkSize: request.chunkSize,
+      concurrency: request.concurrency,
+      namespace: request.namespace,
+      stopRequested: request.stopRequested,
+      onChunk: async (rows, outcomes) => {
+        counts.done += rows.length;
+        counts.failed += outcomes.filter((outcome) => outcome.error !== undefined).length;
+        await results?.write(rows.map((row, index) => resultCells(row, outcomes[index] ?? { status: '' })));
+        progress.update(counts);
+      },
+    });
+  } finally {
+    await results?.close();
+  }
+  progress.finish(counts);
+  const status =
+    ended.fatal !== undefined
+      ? 'failed'
+      : ended.stopped
+        ? 'interrupted'
+        : counts.failed > 0
+          ? 'rows-failed'
+          : 'done';
+  const where = request.out === undefined ? '' : ` (results in ${request.out})`;
+  if (request.json) {
+    const summary = {
+      type: 'summary',
+      status,
+      file,
+      ...counts,
+      succeeded: counts.done - counts.failed,
+      seconds: Math.round(progress.seconds * 1000) / 1000,
+      out: request.out,
+    };
+    io.stdout.write(`${JSON.stringify(summary)}\n`);
+  }
+  if (ended.fatal !== undefined) {
+    io.stderr.write(formatError(ended.fatal, `import ${kind.name}`));
+    io.stderr.write(
+      `Stopped after ${counts.done} of ${counts.total} rows${where}; fix the cause and run the same command again.\n`,
+    );
+    return 1;
+  }
+  if (ended.stopped) {
+    io.stderr.write(
+      `Interrupted after ${counts.done} of ${counts.total} rows${where}. Run the same command again to resume: ` +
+        'chunks already sent are replayed by the API (for 24 hours), not created again.\n',
+    );
+    return SIGNAL_EXIT[request.signal() ?? 'SIGINT'] ?? IMPORT_EXIT.interrupted;
+  }
+  if (!request.json && !request.quiet) {
+    const seconds = progress.seconds.toFixed(1);
+    const tail = counts.failed === 0 ? '' : request.out === undefined ? ' (--out <file> lists them)' : where;
+    io.stderr.write(
+      `Imported ${file}: ${counts.done - counts.failed} of ${counts.total} rows done, ${counts.failed} failed${tail}, in ${seconds} s\n`,
+    );
+  }
+  return counts.failed > 0 ? IMPORT_EXIT.rowsFailed : IMPORT_EXIT.done;
+}

@@ -1,0 +1,88 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { followWallClock } from '../../src/cli/follow-wall-clock.js';
+import { PartnerEquity } from '../../src/index.js';
+import { FakePartnerEquity } from '../../src/testing/index.js';
+import { spvBody } from '../helpers/spv-body.js';
+
+/** The fake in this process, its loopback server, and a temporary folder; the CLI runs as a child. */
+export interface ImportFake {
+  fake: FakePartnerEquity;
+  dir: string;
+  close(): Promise<void>;
+}
+
+/** A partner of the fake: the CLI's environment, and an SDK client for setting the scene. */
+export interface ImportPartner {
+  clientId: string;
+  env: Record<string, string>;
+  client: PartnerEquity;
+}
+
+export async function startImportFake(): Promise<ImportFake> {
+  const fake = new FakePartnerEquity();
+  // As `partner-equity mock` runs it: the fake's clock follows the wall clock the command reads.
+  await fake.clock.advance(Date.now() - fake.clock.now());
+  const stopClock = followWallClock(fake.clock);
+  await fake.listen();
+  const dir = await mkdtemp(join(tmpdir(), 'pe-import-'));
+  return {
+    fake,
+    dir,
+    close: async () => {
+      stopClock();
+      await fake.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A new partner (so each test sees only its own investors and subscriptions). */
+export async function newPartner({ fake, dir }: ImportFake): Promise<ImportPartner> {
+  const partner = await fake.createPartner();
+  const keyFile = join(dir, `${partner.clientId}.pem`);
+  await writeFile(keyFile, partner.privateKey, { mode: 0o600 });
+  return {
+    clientId: partner.clientId,
+    env: {
+      PARTNER_EQUITY_RESPONSE_VALIDATION: '',
+      PE_BASE_URL: partner.baseUrl,
+      PE_CLIENT_ID: partner.clientId,
+      PE_ISSUER: partner.issuer,
+      PE_PRIVATE_KEY_FILE: keyFile,
+    },
+    client: new PartnerEquity({ ...partner }),
+  };
+}
+
+/** An approved SPV of the partner: its slug, first share class and currency. */
+export async function approvedSpv(fake: FakePartnerEquity, partner: ImportPartner) {
+  const request = await partner.client.spvRequests.create(await spvBody(partner.client));
+  const approved = fake.admin.approveSpvRequest(request.spvRequestSlug);
+  const spvSlug = approved.materialisedRefs?.vehicleSlug ?? '';
+  const spv = fake.admin.snapshot().spvs.find((s) => s.slug === spvSlug);
+  return {
+    spvSlug,
+    shareClassSlug: approved.feesAndCarry?.shareClasses[0]?.slug ?? '',
+    currency: spv?.currency ?? '',
+  };
+}
+
+/** One valid investors CSV line (comma-separated) for row `i`. */
+export function investorLine(i: number, prefix = 'inv'): string {
+  return `${prefix}-${i},investor${i}@example.com,Ada,Investor ${i},1985-02-28,DE`;
+}
+
+export const INVESTOR_HEADER = 'partnerInvestorId,email,firstName,lastName,dateOfBirth,countryOfResidence';
+
+/** A results (or any) CSV file as objects keyed by its header. */
+export async function readCsvFile(path: string): Promise<Record<string, string>[]> {
+  return parse(await readFile(path), { columns: true, bom: true }) as Record<string, string>[];
+}
+
+/** The fake's requests to a path since `from` (an index into `fake.requests`). */
+export function requestsTo(fake: FakePartnerEquity, path: RegExp, from = 0) {
+  return fake.requests.slice(from).filter((request) => path.test(request.path));
+}
