@@ -61,6 +61,7 @@ export type { Logger, LogLevel } from './core/logging/logger.js';
 export { APIPromise, type RawResponse, type WithResponse } from './core/request/api-promise.js';
 export { deriveIdempotencyKey } from './core/request/idempotency.js';
 export { PagePromise } from './core/request/page-promise.js';
+export type { Unrecognized } from './core/request/read-response.js';
 export type { RequestOptions } from './core/request/request-options.js';
 export type { ResponseValidationMode } from './core/request/response-validation.js';
 export type { RetryConfig } from './core/request/retry-policy.js';
@@ -78,7 +79,11 @@ export { type FormatDoctorReportOptions, formatDoctorReport } from './doctor/for
 export type { DoctorOptions } from './doctor/run-doctor.js';
 export type { BulkCreateOptions } from './resources/bulk-options.js';
 export type { ContractDocuments } from './resources/contract-documents.js';
-export type { ContractVersionInfo, ContractVersions } from './resources/contract-lists.js';
+export type {
+  ContractDocumentList,
+  ContractVersionInfo,
+  ContractVersions,
+} from './resources/contract-lists.js';
 export type { Contracts } from './resources/contracts.js';
 export type { IdempotentRequestOptions } from './resources/idempotent-request-options.js';
 export type { InvestorBulkResult, InvestorCreateOptions, Investors } from './resources/investors.js';

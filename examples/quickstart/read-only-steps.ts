@@ -29,18 +29,29 @@ export async function readOnlySteps(
   report.line(`token info: ${JSON.stringify(info)}`);
 
   report.step('Contracts');
-  const { latest, versions } = await client.contracts.versions();
-  report.line(`versions: ${versions.map((v) => v.version).join(', ')} (latest ${latest})`);
+  const contractVersions = await client.contracts.versions();
+  const { latest } = contractVersions;
+  // The spec shows no shape for these lists: one the SDK does not recognise comes back as sent.
+  if ('unrecognized' in contractVersions) {
+    report.line(`versions, as the server sent them: ${JSON.stringify(contractVersions.unrecognized)}`);
+  } else {
+    report.line(`versions: ${contractVersions.versions.map((v) => v.version).join(', ')} (latest ${latest})`);
+  }
   if (latest !== undefined) {
     // The spec does not show what a contract document holds: print what this server sends.
     const templates = await client.contracts.templates.list(latest);
-    report.line(
-      `${templates.length} template(s) in ${latest}; fields: ${Object.keys(templates[0] ?? {}).join(', ')}`,
-    );
-    const name = [templates[0]?.name, templates[0]?.['templateId']].find((v) => typeof v === 'string');
-    if (typeof name === 'string') {
-      const template = await client.contracts.templates.get(latest, name);
-      report.line(`template ${name}: ${JSON.stringify(template).length} bytes`);
+    if ('unrecognized' in templates) {
+      const keys = Object.keys(Object(templates.unrecognized));
+      report.line(`templates in ${latest}, in a shape of this server's own; its keys: ${keys.join(', ')}`);
+    } else {
+      report.line(
+        `${templates.length} template(s) in ${latest}; fields: ${Object.keys(templates[0] ?? {}).join(', ')}`,
+      );
+      const name = [templates[0]?.name, templates[0]?.['templateId']].find((v) => typeof v === 'string');
+      if (typeof name === 'string') {
+        const template = await client.contracts.templates.get(latest, name);
+        report.line(`template ${name}: ${JSON.stringify(template).length} bytes`);
+      }
     }
   }
 

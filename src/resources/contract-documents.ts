@@ -4,7 +4,7 @@ import type { RequestOptions } from '../core/request/request-options.js';
 import type { Requester } from '../core/request/requester.js';
 import type { ContractDocumentKind } from '../schemas/contracts.js';
 import { PathParam } from '../schemas/request-params.js';
-import { documentsOf } from './contract-lists.js';
+import { type ContractDocumentList, documentsOf } from './contract-lists.js';
 import { callOf, type Operation } from './operations.js';
 import { guarded, parseInput, requestOptions } from './parse-input.js';
 
@@ -42,9 +42,10 @@ export class ContractDocuments<Document> {
 
   /**
    * `GET /v1/contracts/{kind}/{version}` — every document of this kind in `version`, whether the server
-   * answers with a plain array or an object around one (`{ templates: [...] }`).
+   * answers with a plain array or an object around one (`{ templates: [...] }`). A body of any other shape
+   * (the spec does not show one) comes back as sent, in `unrecognized`, with a warning once per route.
    */
-  list(version: string, options?: RequestOptions): APIPromise<Document[]> {
+  list(version: string, options?: RequestOptions): APIPromise<ContractDocumentList<Document>> {
     return guarded(() => {
       const args = parseInput(VersionArgs, { version }, `contracts.${this.#kind}.list arguments`);
       return this.#requester.request({

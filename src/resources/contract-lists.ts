@@ -1,4 +1,4 @@
-import type { ContractVersionList } from '../schemas/contracts.js';
+import { type Unrecognized, unrecognized } from '../core/request/read-response.js';
 
 /** One available contract version; whatever else the server says about it is kept. */
 export interface ContractVersionInfo {
@@ -7,13 +7,21 @@ export interface ContractVersionInfo {
   [field: string]: unknown;
 }
 
-/** `client.contracts.versions()`: the versions, read out of whichever shape the server answers with. */
-export interface ContractVersions {
-  /** The server's `latest` when it names one, else the highest listed version (numbers compared as numbers). */
-  latest: string | undefined;
-  /** Every listed version, in the server's order. */
-  versions: ContractVersionInfo[];
-}
+/**
+ * `client.contracts.versions()`: the versions, read out of a shape the SDK recognises, or (`unrecognized`)
+ * the body as the server sent it, with no `versions` (never an empty list in place of one it cannot read).
+ */
+export type ContractVersions =
+  | {
+      /** The server's `latest` when it names one, else the highest listed version (numbers compared as numbers). */
+      latest: string | undefined;
+      /** Every listed version, in the server's order. */
+      versions: ContractVersionInfo[];
+    }
+  | ({ latest: undefined; versions?: undefined } & Unrecognized);
+
+/** A contract document list (`templates.list()` …): the documents, or the body as sent when unrecognised. */
+export type ContractDocumentList<Document> = Document[] | Unrecognized;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -39,31 +47,34 @@ function compareVersions(a: string, b: string): number {
 }
 
 /**
- * The versions of a `GET /v1/contracts` body: a plain list (of strings or objects), or an object that holds
- * one under `versions` (or any other array field) and maybe names the `latest`.
+ * The versions of a `GET /v1/contracts` body. Recognised: a list whose every entry names a version (a
+ * string, or an object with `version`, `name` or `id`), alone or under `versions` with an optional
+ * `latest`. Anything else (a map of versions, another wrapper, an entry that names none) comes back as sent.
  */
-export function contractVersionsOf(body: ContractVersionList | unknown): ContractVersions {
-  const entries = Array.isArray(body) ? body : isRecord(body) ? firstArray(body, 'versions') : [];
-  const versions = entries.map(versionOf).filter((entry) => entry !== undefined);
-  const named = isRecord(body) && typeof body['latest'] === 'string' ? body['latest'] : undefined;
-  const highest = versions
+export function contractVersionsOf(body: unknown): ContractVersions {
+  const entries = Array.isArray(body) ? body : isRecord(body) ? body['versions'] : undefined;
+  const latest = isRecord(body) ? body['latest'] : undefined;
+  if (!Array.isArray(entries) || (latest != null && typeof latest !== 'string')) {
+    return unrecognized(body, { latest: undefined });
+  }
+  const versions = entries.map(versionOf);
+  if (versions.includes(undefined)) return unrecognized(body, { latest: undefined });
+  const listed = versions as ContractVersionInfo[];
+  const highest = listed
     .map((entry) => entry.version)
     .reduce<string | undefined>(
       (max, v) => (max === undefined || compareVersions(v, max) > 0 ? v : max),
       undefined,
     );
-  return { latest: named ?? highest, versions };
+  return { latest: latest ?? highest, versions: listed };
 }
 
-/** The documents of a list body: the body itself when it is an array, else its `key` (or first array) field. */
-export function documentsOf<Document>(body: unknown, key: string): Document[] {
-  const found = Array.isArray(body) ? body : isRecord(body) ? firstArray(body, key) : [];
-  return found.filter(isRecord) as Document[];
-}
-
-function firstArray(body: Record<string, unknown>, key: string): unknown[] {
-  const named = body[key];
-  if (Array.isArray(named)) return named;
-  const other = Object.values(body).find(Array.isArray);
-  return other ?? [];
+/**
+ * The documents of a list body. Recognised: an array of objects, alone or under `key` (`{ templates: [...] }`).
+ * Anything else (a map keyed by name, another wrapper, string entries, an empty object) comes back as sent.
+ */
+export function documentsOf<Document>(body: unknown, key: string): ContractDocumentList<Document> {
+  const found = Array.isArray(body) ? body : isRecord(body) ? body[key] : undefined;
+  if (!Array.isArray(found) || !found.every(isRecord)) return unrecognized(body);
+  return found as Document[];
 }

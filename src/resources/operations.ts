@@ -54,8 +54,12 @@ export interface Operation {
   readonly body?: OperationBody;
   /** The SDK sends an `Idempotency-Key` on every call (yours or a generated one). */
   readonly idempotencyKey?: true;
-  /** Checked in this mode whatever the client's `responseValidation` (tokens: nothing works without them). */
-  readonly validation?: 'strict';
+  /**
+   * Checked in this mode whatever the client's `responseValidation`: `strict` for tokens (nothing works
+   * without them); `off` where the spec shows no shape at all, and the call's `select` recognises what it can
+   * and hands anything else over as sent (contract versions and lists).
+   */
+  readonly validation?: 'strict' | 'off';
   /**
    * How the call authenticates: absent means a bearer token (so an operation added later fails closed);
    * `optional` sends one whenever the client has credentials (contracts declare no security requirement,
@@ -83,6 +87,7 @@ const contractKind = <Kind extends string, L extends z.ZodType, D extends z.ZodT
       route: `/v1/contracts/${kind}/{version}`,
       response: list,
       auth: 'optional',
+      validation: 'off',
     },
     get: {
       sdk: `client.contracts.${kind}.get()`,
@@ -158,6 +163,7 @@ export const OPERATIONS = {
     route: '/v1/contracts',
     response: ContractVersionList,
     auth: 'optional',
+    validation: 'off',
   },
   'contracts.templates.list': templates.list,
   'contracts.templates.get': templates.get,
@@ -256,7 +262,7 @@ export function callOf<O extends Operation>(
   path: string;
   route: string;
   response: O['response'];
-  validation: 'strict' | undefined;
+  validation: 'strict' | 'off' | undefined;
   auth: 'bearer' | 'optional' | 'none';
 } {
   const { method, route, response, validation, auth = 'bearer' } = operation;

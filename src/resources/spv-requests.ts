@@ -96,6 +96,7 @@ export class SpvRequests {
           : new APIPromise<SpvRequestPage>(Promise.reject(invalid)),
       items: (page) => page.documents,
       total: (page) => page.count,
+      limit: (page) => page.limit,
       perPage,
       startPage: query.page ?? 1,
       signal: options?.signal,

@@ -10,19 +10,34 @@ const server = useTestServer();
 const Page = z.looseObject({
   documents: z.array(z.looseObject({ slug: z.string() })),
   count: z.number().int().optional(),
+  limit: z.number().int().optional(),
 });
 type Page = z.infer<typeof Page>;
 
-/** Serves `total` items in pages of `perPage`, reading `page`/`perPage` from the query. */
-function pagedServer(total: number, options: { reportCount?: boolean } = {}) {
+/**
+ * Serves `total` items in pages of `perPage` (read from the query), or of `cap` when the server caps pages
+ * lower. `count` is the total, the page's own length, or absent; `limit` says the page size it used.
+ */
+function pagedServer(
+  total: number,
+  options: { reportCount?: boolean; count?: 'total' | 'page'; cap?: number; limit?: boolean } = {},
+) {
+  const count = options.count ?? (options.reportCount ? 'total' : undefined);
   server().fallback((request: RecordedRequest) => {
     const page = Number(request.query.get('page'));
-    const perPage = Number(request.query.get('perPage'));
-    const first = (page - 1) * perPage;
-    const documents = Array.from({ length: Math.max(0, Math.min(perPage, total - first)) }, (_, i) => ({
+    const size = Math.min(Number(request.query.get('perPage')), options.cap ?? Number.POSITIVE_INFINITY);
+    const first = (page - 1) * size;
+    const documents = Array.from({ length: Math.max(0, Math.min(size, total - first)) }, (_, i) => ({
       slug: `spvr_${first + i + 1}`,
     }));
-    return { status: 200, body: options.reportCount ? { documents, count: total } : { documents } };
+    return {
+      status: 200,
+      body: {
+        documents,
+        ...(count === undefined ? {} : { count: count === 'total' ? total : documents.length }),
+        ...(options.limit ? { limit: size } : {}),
+      },
+    };
   });
 }
 
@@ -34,6 +49,7 @@ function list(requester: Requester, perPage: number, extra: { signal?: AbortSign
     signal: extra.signal,
     items: (page) => page.documents,
     total: extra.count ? (page) => page.count : undefined,
+    limit: (page) => page.limit,
     fetchPage: (page) =>
       requester.request({
         method: 'GET',
@@ -119,5 +135,36 @@ describe('PagePromise', () => {
     const { data, response } = await list(testRequester(server().url), 2).withResponse();
     expect(data.documents).toHaveLength(1);
     expect(response.status).toBe(200);
+  });
+});
+
+// Both readings of `count` are spec-conformant (`count | integer`, no note), and a server may use another
+// page size than asked: every combination walks every item, with the requests counted.
+describe('PagePromise on servers that read count and page size differently', () => {
+  const walk = async (perPage: number) => {
+    const slugs: string[] = [];
+    for await (const item of list(testRequester(server().url), perPage, { count: true }))
+      slugs.push(item.slug);
+    return slugs;
+  };
+  const expected = (n: number) => Array.from({ length: n }, (_, i) => `spvr_${i + 1}`);
+
+  it.each([
+    // [case, items, perPage, server options, requests]
+    ['count is the total', 7, 3, { count: 'total', limit: true }, 3],
+    ['count is the total, last page exactly full', 6, 3, { count: 'total', limit: true }, 2],
+    ['count counts the page', 7, 3, { count: 'page', limit: true }, 3],
+    ['count counts the page, last page exactly full', 6, 3, { count: 'page', limit: true }, 3],
+    ['no count', 7, 3, { limit: true }, 3],
+    ['no count, last page exactly full', 6, 3, { limit: true }, 3],
+    ['a server that caps pages below perPage and says so', 7, 5, { count: 'page', cap: 2, limit: true }, 4],
+    ['a server that caps pages below perPage silently', 7, 5, { count: 'page', cap: 2 }, 4],
+    ['a silent cap, last page exactly full', 6, 5, { cap: 2 }, 4],
+    ['a single short page with no limit: one extra request at most', 2, 5, { count: 'page' }, 2],
+    ['an empty list', 0, 5, { count: 'total', limit: true }, 1],
+  ] as const)('%s', async (_case, total, perPage, options, requests) => {
+    pagedServer(total, options);
+    expect(await walk(perPage)).toEqual(expected(total));
+    expect(server().requests).toHaveLength(requests);
   });
 });

@@ -112,11 +112,16 @@ describe('alternate profile: contracts', () => {
       );
       expect(Object.keys(def.body)).toEqual(['version', kind]);
       const defDocs = def.body[kind] as Array<Record<string, unknown>>;
-      expect(Array.isArray(alt.body)).toBe(true);
-      expect(alt.body.map((d: Record<string, unknown>) => d[id])).toEqual(defDocs.map((d) => d['name']));
+      // Templates come keyed by their id; the other kinds as plain arrays.
+      expect(Array.isArray(alt.body)).toBe(kind !== 'templates');
+      const altDocs = (kind === 'templates' ? Object.values(alt.body) : alt.body) as Array<
+        Record<string, unknown>
+      >;
+      if (kind === 'templates') expect(Object.keys(alt.body)).toEqual(altDocs.map((d) => d[id]));
+      expect(altDocs.map((d) => d[id])).toEqual(defDocs.map((d) => d['name']));
       for (const doc of defDocs)
         expect(doc).toMatchObject({ title: expect.any(String), description: expect.any(String) });
-      for (const doc of alt.body as Array<Record<string, unknown>>) {
+      for (const doc of altDocs) {
         expect(doc).not.toHaveProperty('title');
         expect(doc).not.toHaveProperty('description');
         expect(doc['contractVersion']).toBe('2025-06');

@@ -129,6 +129,20 @@ describe('alternate profile: SPV requests', () => {
     return s.call('GET', `/v1/spv-requests/${list.body.documents[0].spvRequestSlug}`, { token: s.token });
   }
 
+  it(choice('spv-request-list-count'), async () => {
+    const counts: number[] = [];
+    for (const s of [both.def, both.alt]) {
+      await createSpv(s);
+      await createSpv(s);
+      const page = await s.call('GET', '/v1/spv-requests?perPage=1&page=1', { token: s.token });
+      expect(page.body.documents).toHaveLength(1);
+      counts.push(page.body.count);
+    }
+    // The default counts the whole list (this test's two requests at least); the alternate counts the page.
+    expect(counts[0]).toBeGreaterThanOrEqual(2);
+    expect(counts[1]).toBe(1);
+  });
+
   it(choice('spv-request-list-order'), async () => {
     const orders: boolean[] = [];
     for (const s of [both.def, both.alt]) {

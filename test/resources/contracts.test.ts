@@ -23,9 +23,13 @@ describe('client.contracts', () => {
     const { client, fake } = await api.start();
     const { latest, versions } = await client.contracts.versions();
     if (latest === undefined) throw new Error('no latest version');
-    expect(versions.map((v) => v.version)).toContain(latest);
+    expect(versions?.map((v) => v.version)).toContain(latest);
     for (const kind of kinds) {
-      const documents = await client.contracts[kind].list(latest);
+      const listed = await client.contracts[kind].list(latest);
+      // A list keyed by name (the alternate profile's templates) is a shape the SDK hands over as sent.
+      const documents = (
+        'unrecognized' in listed ? Object.values(Object(listed.unrecognized)) : listed
+      ) as Record<string, unknown>[];
       expect(documents.length).toBeGreaterThan(0);
       // The spec does not show document fields: the name is `name` here, `templateId` or the like elsewhere.
       const name = documentName(documents[0] ?? {});

@@ -7,10 +7,15 @@ export interface PageSource<Page, Item> {
   fetchPage(page: number): APIPromise<Page>;
   /** The items of a page. */
   items(page: Page): readonly Item[];
-  /** The page size asked for; a page with fewer items is the last one. */
+  /** The page size asked for. */
   perPage: number;
-  /** The total number of items, when the page reports it; iteration stops once that many were yielded. */
+  /**
+   * The page's `count`: the total number of items, or (on some servers) the items on this page. It ends
+   * iteration only where it cannot be the page's own length.
+   */
   total?: ((page: Page) => number | undefined) | undefined;
+  /** The page size the server says it used (`limit`), when it says. */
+  limit?: ((page: Page) => number | undefined) | undefined;
   /** First page to fetch. @default 1 */
   startPage?: number | undefined;
   /** Stops iteration between pages (and is passed to each page request by the caller). */
@@ -24,8 +29,10 @@ export interface PageSource<Page, Item> {
  * The result of a list call. `await` it for one page; `for await` it for every item across pages. Pages are
  * fetched lazily, one at a time, only as iteration needs them; `break` stops fetching.
  *
- * Iteration stops after an empty page, a short page (fewer items than `perPage`), or once the page's
- * reported total has been yielded.
+ * Iteration stops after an empty page, after a page shorter than the page size the server used (its
+ * `limit` when it sends one, else the size of the pages before it), or once a reported total that is
+ * larger than a page has been yielded. A `count` equal to the page's own length may count the page rather
+ * than the list, so it never ends iteration alone: the worst case is one extra request, for an empty page.
  *
  * @example
  * ```ts
@@ -85,15 +92,26 @@ export class PagePromise<Page, Item> implements PromiseLike<Page>, AsyncIterable
   async *pages(): AsyncGenerator<Page, void, undefined> {
     const { perPage, signal } = this.#source;
     let number = this.#source.startPage ?? 1;
-    // Items on the pages before `startPage` count towards the reported total too.
+    // Items on the pages before `startPage` count towards a reported total too.
     let seen = (number - 1) * perPage;
+    // The largest page seen: a server that caps pages below `perPage` without saying so is learned from it.
+    let largest = 0;
     let page = await this.#firstPage();
     for (;;) {
       yield page;
-      const count = this.#source.items(page).length;
-      seen += count;
+      const items = this.#source.items(page);
+      if (!Array.isArray(items)) {
+        throw new TypeError(`${this.#source.method} ${this.#source.path}: a page without a list of items`);
+      }
+      const length = items.length;
+      seen += length;
+      const limit = positive(this.#source.limit?.(page));
       const total = this.#source.total?.(page);
-      if (count === 0 || count < perPage || (total !== undefined && seen >= total)) return;
+      const pageSize = limit ?? (largest > 0 ? largest : undefined);
+      largest = Math.max(largest, length);
+      if (length === 0) return;
+      if (pageSize !== undefined && length < pageSize) return;
+      if (total !== undefined && total > length && seen >= total) return;
       if (signal?.aborted) {
         throw new APIUserAbortError(this.#source, { cause: signal.reason });
       }
@@ -108,4 +126,8 @@ export class PagePromise<Page, Item> implements PromiseLike<Page>, AsyncIterable
       yield* this.#source.items(page);
     }
   }
+}
+
+function positive(value: number | undefined): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
 }

@@ -12,6 +12,34 @@ export function requestIdOf(head: ResponseHead): string | undefined {
   return head.get('x-request-id') ?? head.get('request-id') ?? undefined;
 }
 
+/**
+ * A 2xx body whose shape the SDK does not recognise, at a place where the spec shows none (contract
+ * versions and document lists): the body exactly as the server sent it, never reshaped into an empty or
+ * partial result. Tell it apart with `'unrecognized' in result`.
+ *
+ * @example
+ * ```ts
+ * const templates = await client.contracts.templates.list(version);
+ * if ('unrecognized' in templates) console.warn('new list shape', templates.unrecognized);
+ * else for (const template of templates) console.log(template.name);
+ * ```
+ */
+export interface Unrecognized {
+  readonly unrecognized: unknown;
+}
+
+const unrecognizedResults = new WeakSet<object>();
+
+/**
+ * What a `select` returns for a body it does not recognise, with any `fields` its result type also has
+ * (the pipeline logs it once per route).
+ */
+export function unrecognized<Fields extends object>(body: unknown, fields?: Fields): Fields & Unrecognized {
+  const result = { ...fields, unrecognized: body } as Fields & Unrecognized;
+  unrecognizedResults.add(result);
+  return result;
+}
+
 /** Where the response came from, for error messages and the raw response. */
 export interface ResponseContext {
   method: string;
@@ -62,9 +90,13 @@ export function parseSuccess<T, Body>(
       validation.warn(`${context.method} ${context.route ?? context.path}`, response.status, issues);
     }
   }
+  const data = select === undefined ? (body as unknown as T) : select(body);
+  if (typeof data === 'object' && data !== null && unrecognizedResults.has(data)) {
+    validation.unrecognized(`${context.method} ${context.route ?? context.path}`, response.status);
+  }
   const { head } = response;
   return {
-    data: select === undefined ? (body as unknown as T) : select(body),
+    data,
     response: {
       status: response.status,
       get headers() {

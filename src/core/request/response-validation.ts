@@ -43,6 +43,8 @@ export interface ResponseValidation {
   mode: ResponseValidationMode;
   /** Logs a `'warn'` mismatch once per route and problem. */
   warn(route: string, status: number, issues: readonly ValidationIssue[]): void;
+  /** Logs, once per route, that a body of a shape the spec does not show was handed over as received. */
+  unrecognized(route: string, status: number): void;
 }
 
 /** A {@link ResponseValidation} whose warnings go to `logger`, each route-and-problem once. */
@@ -50,6 +52,14 @@ export function responseValidation(mode: ResponseValidationMode, logger: Logger)
   const seen = new Set<string>();
   return {
     mode,
+    unrecognized(route, status) {
+      if (seen.has(route)) return;
+      seen.add(route);
+      logger.warn(
+        `${route}: the ${status} response has a shape this SDK version does not recognise (the spec does ` +
+          `not show it); returned as received, in \`unrecognized\`. Said once per route.`,
+      );
+    },
     warn(route, status, issues) {
       const fresh = issues.filter((issue) => {
         const key = `${route}\n${issue.path}\n${issue.message}`;

@@ -59,6 +59,14 @@ export const ALTERNATE_PROFILE_CHOICES: readonly ProfileChoice[] = [
     'summaries: { spvRequestSlug, status, templateId, createdAt }',
   ),
   choice(
+    'spv-request-list-count',
+    'What count of GET /v1/spv-requests counts (the spec: count | integer, no note)',
+    ['listSpvRequests'],
+    false,
+    'every matching request (the list total)',
+    'the documents on this page',
+  ),
+  choice(
     'spv-request-list-order',
     'Order of GET /v1/spv-requests',
     ['listSpvRequests'],
@@ -144,7 +152,7 @@ export const ALTERNATE_PROFILE_CHOICES: readonly ProfileChoice[] = [
     CONTRACT_DOCS.filter((op) => op.startsWith('list')),
     true,
     '{ version, templates | catalogs | primitives | samples: [...] }',
-    'a plain array of documents',
+    'templates: an object keyed by template id; catalogs, primitives and samples: a plain array of documents',
   ),
   choice(
     'investor-fields',

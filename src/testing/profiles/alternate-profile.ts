@@ -53,7 +53,11 @@ const present: ProfilePresenter = {
   }),
   contractVersions,
   contractDocument,
-  contractList: (_kind, _version, docs) => docs,
+  // Templates keyed by their id; the other kinds as plain arrays.
+  contractList: (kind, _version, docs) =>
+    kind === 'templates' ? Object.fromEntries(docs.map((doc) => [String(doc['templateId']), doc])) : docs,
+  // `count` counts the page, not the list.
+  spvRequestPage: (page) => ({ ...page, count: page.documents.length }),
   spvRequest,
   spvRequestListItem: spvRequestSummary,
   investorResult,

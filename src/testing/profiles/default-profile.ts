@@ -18,6 +18,7 @@ const present: ProfilePresenter = {
   contractList: (kind, version, docs) => ({ version, [kind]: docs }),
   spvRequest: same,
   spvRequestListItem: same,
+  spvRequestPage: same,
   investorResult: same,
   subscriptionResult: same,
   signedFormResult: same,

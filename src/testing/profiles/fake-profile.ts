@@ -40,6 +40,8 @@ export interface ProfilePresenter {
   contractList(kind: ContractDocumentKind, version: string, docs: Array<Record<string, unknown>>): unknown;
   spvRequest(body: Record<string, unknown>): unknown;
   spvRequestListItem(body: Record<string, unknown>): unknown;
+  /** A page of `GET /v1/spv-requests` (`documents` already presented, `count` the list's total). */
+  spvRequestPage(page: { documents: unknown[]; count: number; skip: number; limit: number }): unknown;
   investorResult(body: Record<string, unknown>): unknown;
   subscriptionResult(body: Record<string, unknown>): unknown;
   signedFormResult(body: Record<string, unknown>): unknown;

@@ -61,14 +61,17 @@ export const spvRequestRoutes = ({ schemas, present, accept, routes }: FakeProfi
         .filter((r) => r.clientId === clientId && (status === undefined || r.status === status))
         .sort((a, b) => (routes.listOrder === 'newest-first' ? b.seq - a.seq : a.seq - b.seq));
       const skip = (page - 1) * perPage;
-      return json(200, {
-        documents: matching
-          .slice(skip, skip + perPage)
-          .map((record) => present.spvRequestListItem(spvRequestResource(record))),
-        count: matching.length,
-        skip,
-        limit: perPage,
-      });
+      return json(
+        200,
+        present.spvRequestPage({
+          documents: matching
+            .slice(skip, skip + perPage)
+            .map((record) => present.spvRequestListItem(spvRequestResource(record))),
+          count: matching.length,
+          skip,
+          limit: perPage,
+        }),
+      );
     },
   }),
   defineRoute<CreateInput>({

@@ -44,8 +44,8 @@ export const ContractSample = z.looseObject({
 });
 export type ContractSample = z.infer<typeof ContractSample>;
 
-/** Document lists are plain arrays. */
-export const ContractTemplateList = z.array(ContractTemplate);
+/** Templates are listed as an object keyed by template id; the other document lists are plain arrays. */
+export const ContractTemplateList = z.record(z.string(), ContractTemplate);
 export const ContractCatalogList = z.array(ContractCatalog);
 export const ContractPrimitiveList = z.array(ContractPrimitive);
 export const ContractSampleList = z.array(ContractSample);

@@ -58,7 +58,7 @@ export const SpvRequestSummary = z.looseObject({
 });
 export type SpvRequestSummary = z.infer<typeof SpvRequestSummary>;
 
-/** One page of `GET /v1/spv-requests`, oldest first. */
+/** One page of `GET /v1/spv-requests`, oldest first; `count` counts the documents on this page. */
 export const SpvRequestPage = z.looseObject({
   documents: z.array(SpvRequestSummary),
   count: z.int().nonnegative(),
