@@ -46,6 +46,7 @@ export const redisStoreShape = {
 export const tokenStoreShape = {
   ...redisStoreShape,
   encryptionKey: z.union([encryptionKey, z.array(encryptionKey).min(1)]).optional(),
+  allowPlaintext: z.boolean().optional(),
   leaseMs: z.number().int().min(100).optional(),
   whenUnavailable: z.enum(['local', 'fail']).optional(),
 };

@@ -30,6 +30,14 @@ export interface RedisTokenStoreOptions extends RedisStoreOptions {
    */
   encryptionKey?: EncryptionKey | readonly EncryptionKey[] | undefined;
   /**
+   * Stores tokens in clear without a warning. Without `encryptionKey`, anyone who can read the Redis keys
+   * can use the tokens, and anyone who can write them chooses the bearer token every instance sends; the
+   * store says so once per process (a `process` warning, code `PARTNER_EQUITY_REDIS_PLAINTEXT`) unless this
+   * is `true`.
+   * @default false
+   */
+  allowPlaintext?: boolean | undefined;
+  /**
    * How long, in real milliseconds, a renewal lease lasts if its holder stops extending it (it is extended
    * every third of this while the renewal runs). After a holder dies, the others wait at most this long.
    * @default 10000
@@ -42,6 +50,20 @@ export interface RedisTokenStoreOptions extends RedisStoreOptions {
    * @default 'local'
    */
   whenUnavailable?: 'local' | 'fail' | undefined;
+}
+
+let warnedPlaintext = false;
+
+// Said once per process: tokens in clear let whoever can write to Redis choose the token every instance sends.
+function warnPlaintextOnce(): void {
+  if (warnedPlaintext) return;
+  warnedPlaintext = true;
+  process.emitWarning(
+    'RedisTokenStore without encryptionKey: tokens are stored in clear, so whoever can read the Redis keys ' +
+      'can use them and whoever can write them chooses the token your instances send. Pass encryptionKey ' +
+      '(32 bytes), or allowPlaintext: true to store them in clear knowingly. See docs/many-instances.md.',
+    { code: 'PARTNER_EQUITY_REDIS_PLAINTEXT' },
+  );
 }
 
 /** A renewal rarely takes long; a lease is kept alive no longer than this even if its holder hangs. */
@@ -90,6 +112,7 @@ export class RedisTokenStore implements TokenStore {
     );
     this.#prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
     const keys = options.encryptionKey === undefined ? [] : [options.encryptionKey].flat();
+    if (keys.length === 0 && options.allowPlaintext !== true) warnPlaintextOnce();
     this.#cipher = new TokenCipher(keys.map((key) => keyBytes(key) as Buffer));
     this.#leaseMs = options.leaseMs ?? 10_000;
     this.whenUnavailable = options.whenUnavailable ?? 'local';

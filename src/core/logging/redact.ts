@@ -34,17 +34,28 @@ const secretKey =
 const personalKey =
   /^(e?mail|emailaddress|firstname|lastname|middlename|fullname|givenname|familyname|surname|legalname|maidenname|dateofbirth|birthdate|dob|phone|phonenumber|mobile|mobilenumber|telephone|address|streetaddress|addressline\d?|postcode|postalcode|zipcode|taxid|tin|ssn|socialsecuritynumber|nationalid|nationalidnumber|passportnumber|iban)$/;
 
+/**
+ * Longest text the SDK keeps of any one value in an error or a log line (8 KiB); the rest is cut, with a
+ * note of how much. Redaction reads a little more than it keeps, so a secret across the cut is still found.
+ */
+export const MAX_KEPT_TEXT = 8 * 1024;
+const REDACTION_MARGIN = 8 * 1024;
+
+/** Longest body read as JSON (1 MiB) to redact it field by field; a longer one is kept as an excerpt. */
+export const MAX_REDACTED_BODY = 1024 * 1024;
+
 // Secrets recognised by shape, wherever they appear in free text: compact JWTs (three base64url parts),
 // `Bearer …`/`Basic …` credentials (not an auth-param such as `Bearer realm="api"`), PEM private keys,
-// `whsec_` webhook secrets.
+// `whsec_` webhook secrets. Each starts only where a run of its characters starts, so a long run of a
+// pattern's prefix is scanned once, not once per position (linear time whatever the input).
 const secretPatterns: RegExp[] = [
-  /eyJ[\w-]*\.[\w-]+\.[\w-]*/g,
+  /(?<![\w-])eyJ[\w-]*\.[\w-]+\.[\w-]*/g,
   /\b(Bearer|Basic)\s+(?![A-Za-z][\w-]*\s*=\s*["\w])[\w.~+/-]+=*/gi,
   /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g,
   /\bwhsec_[\w+/=-]+/g,
 ];
 
-const emailPattern = /[\w.%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+/g;
+const emailPattern = /(?<![\w.%+-])[\w.%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
 
 /** Whether a header or field name names a credential. */
 export function isSecretKey(key: string): boolean {
@@ -68,9 +79,13 @@ export function redactText(text: string, secrets?: SecretRegistry): string {
   return out;
 }
 
+// One value, cut to MAX_KEPT_TEXT once redacted (what is read is bounded too, so no size can stall a call).
 function redactLeaf(text: string, options: RedactOptions): string {
-  const out = redactText(text, options.secrets);
-  return options.maskPersonalData === true ? out.replace(emailPattern, MASKED) : out;
+  const long = text.length > MAX_KEPT_TEXT;
+  const read = long ? text.slice(0, MAX_KEPT_TEXT + REDACTION_MARGIN) : text;
+  let out = redactText(read, options.secrets);
+  if (options.maskPersonalData === true) out = out.replace(emailPattern, MASKED);
+  return long ? `${out.slice(0, MAX_KEPT_TEXT)}… [cut: ${text.length} characters in all]` : out;
 }
 
 /** A copy of `headers` with credential values replaced (by name, by value and by shape). */
@@ -122,6 +137,7 @@ function redactValue(value: unknown, depth: number, options: RedactOptions): unk
 }
 
 function redactString(text: string, options: RedactOptions): string {
+  if (text.length > MAX_REDACTED_BODY) return redactLeaf(text, options);
   const trimmed = text.trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {

@@ -21,15 +21,20 @@ export const MAX_SECRETS = 32;
  */
 export class SecretRegistry {
   // Private, so inspect and JSON of the registry (and of anything holding it) never list the values.
-  // Each value also under its URL-encoded form, which is how a server may quote a form body.
+  // Each value also in every encoding the SDK sends it in (a form body, JSON, a URL), which is how a server
+  // may quote it back.
   #values: string[] = [];
 
-  /** Remembers `value` (and its URL-encoded form) until {@link MAX_SECRETS} newer values push it out. */
+  /** Remembers `value` (and its encoded forms) until {@link MAX_SECRETS} newer values push it out. */
   add(value: string | undefined): void {
     if (value === undefined || value.length < MIN_SECRET_LENGTH) return;
-    const forms = [value];
-    const encoded = encodeURIComponent(value);
-    if (encoded !== value) forms.push(encoded);
+    const forms = new Set([
+      value,
+      encodeURIComponent(value),
+      // `application/x-www-form-urlencoded`, as the token endpoint's body is sent (`~` is `%7E` there).
+      new URLSearchParams({ v: value }).toString().slice(2),
+      JSON.stringify(value).slice(1, -1),
+    ]);
     for (const form of forms) {
       const at = this.#values.indexOf(form);
       if (at !== -1) this.#values.splice(at, 1);

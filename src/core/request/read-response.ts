@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { APIError, ResponseValidationError, toValidationIssues } from '../errors/errors.js';
-import { isSecretKey, redact, redactText } from '../logging/redact.js';
+import { isSecretKey, MAX_KEPT_TEXT, MAX_REDACTED_BODY, redact, redactText } from '../logging/redact.js';
 import type { SecretRegistry } from '../logging/secret-registry.js';
 import type { ResponseHead } from '../transport/transport.js';
 import type { WithResponse } from './api-promise.js';
@@ -8,8 +8,10 @@ import type { ResponseValidation } from './response-validation.js';
 import { parseRetryAfter } from './retry-policy.js';
 
 /** The request id the API (or its gateway) put on a response. */
-export function requestIdOf(head: ResponseHead): string | undefined {
-  return head.get('x-request-id') ?? head.get('request-id') ?? undefined;
+export function requestIdOf(head: ResponseHead, secrets?: SecretRegistry): string | undefined {
+  const id = head.get('x-request-id') ?? head.get('request-id');
+  // A request id is the server's text: one that carries a token is redacted wherever it is shown.
+  return id === null ? undefined : redactText(id, secrets);
 }
 
 /**
@@ -102,7 +104,7 @@ export function parseSuccess<T, Body>(
       get headers() {
         return head.headers;
       },
-      requestId: requestIdOf(head),
+      requestId: requestIdOf(head, context.secrets),
       attempts: context.attempts,
       idempotencyKey: context.idempotencyKey,
       replayed: head.get('idempotent-replayed')?.toLowerCase() === 'true',
@@ -138,11 +140,17 @@ function validationError(
       method: context.method,
       path: context.path,
       status: response.status,
-      requestId: requestIdOf(response.head),
+      requestId: requestIdOf(response.head, context.secrets),
       idempotencyKey: context.idempotencyKey,
       issues,
       summary,
-      body: body === undefined ? undefined : redact(body, { secrets: context.secrets }),
+      // A body too long to redact field by field is kept as a redacted excerpt of its text.
+      body:
+        body === undefined
+          ? undefined
+          : redact(response.text.length > MAX_REDACTED_BODY ? response.text : body, {
+              secrets: context.secrets,
+            }),
     },
     { cause },
   );
@@ -164,7 +172,7 @@ export function toAPIError(
     method: context.method,
     path: context.path,
     headers: withoutCredentials(headers),
-    requestId: requestIdOf(response.head),
+    requestId: requestIdOf(response.head, secrets),
     idempotencyKey: context.idempotencyKey,
     attempts: context.attempts,
     body: errorBody(text, headers, secrets),
@@ -175,21 +183,26 @@ export function toAPIError(
 
 const EXCERPT_LENGTH = 200;
 
+// The envelope of a JSON error body (up to MAX_REDACTED_BODY), else a short excerpt of the text read from
+// its first MAX_KEPT_TEXT characters: markup stripped, secret shapes removed, in time linear in what is read.
 function errorBody(text: string, headers: Headers, secrets: SecretRegistry | undefined): unknown {
   if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    // A proxy's HTML page or plain text: keep a short excerpt, markup stripped, secret shapes removed.
-    const html = /html/i.test(headers.get('content-type') ?? '') || text.trimStart().startsWith('<');
-    const plain = (
-      html ? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ') : text
-    )
-      .replace(/\s+/g, ' ')
-      .trim();
-    const excerpt = redactText(plain, secrets);
-    return excerpt.length > EXCERPT_LENGTH ? `${excerpt.slice(0, EXCERPT_LENGTH)}…` : excerpt;
+  if (text.length <= MAX_REDACTED_BODY) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // not JSON: an excerpt below
+    }
   }
+  const read = text.slice(0, MAX_KEPT_TEXT);
+  const html = /html/i.test(headers.get('content-type') ?? '') || read.trimStart().startsWith('<');
+  const plain = (
+    html ? read.replace(/<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, ' ').replace(/<[^<>]*>/g, ' ') : read
+  )
+    .replace(/\s+/g, ' ')
+    .trim();
+  const excerpt = redactText(plain, secrets);
+  return excerpt.length > EXCERPT_LENGTH ? `${excerpt.slice(0, EXCERPT_LENGTH)}…` : excerpt;
 }
 
 function withoutCredentials(headers: Headers): Headers {

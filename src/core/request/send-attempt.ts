@@ -99,7 +99,7 @@ export async function sendAttempt(
         status: read?.status,
         attempt: state.attempts,
         durationMs,
-        requestId: read === undefined ? undefined : requestIdOf(read.head),
+        requestId: read === undefined ? undefined : requestIdOf(read.head, config.secrets),
         idempotencyKey: state.idempotencyKey,
         requestHeaders: redactHeaders(headers, config.secrets),
         requestBody: describeBody(spec, body, redaction),
