@@ -226,7 +226,9 @@ async function loadFake() {
     ]);
     return { FakePartnerEquity, getResponse };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String(error).includes("'msw'")) {
+    const { code } = error as NodeJS.ErrnoException;
+    // ERR_MSW_MISSING: the built testing entry's own refusal (scripts/wrap-testing-entry.ts).
+    if (code === 'ERR_MSW_MISSING' || (code === 'ERR_MODULE_NOT_FOUND' && String(error).includes("'msw'"))) {
       throw new CommandError('the fake API needs the msw package: npm install --save-dev msw');
     }
     throw error;
