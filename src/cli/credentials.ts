@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { ClientOptions } from '../core/client-options.js';
 import type { CliIo, OptionSpec, OptionValues } from './command.js';
 import { stringValue } from './parse-options.js';
-import { UsageError } from './usage-error.js';
+import { CommandError, UsageError } from './usage-error.js';
 
 /** Environment variables the CLI, the examples and the README quickstart read credentials from. */
 export const CREDENTIAL_ENV = {
@@ -68,7 +68,15 @@ export async function readCredentials(
     keyFile === undefined && `--private-key-file (${CREDENTIAL_ENV.privateKeyFile})`,
   ].filter((item) => item !== false);
   if (missing.length > 0) throw new UsageError(`missing ${missing.join(', ')}`);
-  const privateKey = await readFile(keyFile!, 'utf8');
+  let privateKey: string;
+  try {
+    privateKey = await readFile(keyFile!, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new CommandError(
+      `cannot read the private key file '${keyFile}' (${code}): set ${CREDENTIAL_ENV.privateKeyFile} (or --private-key-file) to your PKCS#8 PEM key, e.g. the one partner-equity keys generate --out wrote`,
+    );
+  }
   return {
     baseUrl: baseUrl!,
     clientId: clientId!,

@@ -2,6 +2,7 @@ import type { RequestListener, Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OptionSpec } from './command.js';
+import { CommandError } from './usage-error.js';
 
 /** `--port` / `--host` options of the commands that serve HTTP. */
 export function serverOptions(defaultPort: number): Record<'port' | 'host', OptionSpec> {
@@ -23,7 +24,7 @@ export interface StartedServer {
   close(): Promise<void>;
 }
 
-/** Starts `listener` on `host:port`; rejects (EADDRINUSE…) instead of crashing. */
+/** Starts `listener` on `host:port`; rejects instead of crashing, naming `--port` for a port in use. */
 export async function startServer(
   listener: RequestListener,
   host: string,
@@ -31,9 +32,17 @@ export async function startServer(
 ): Promise<StartedServer> {
   const server = createServer(listener);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new CommandError(
+              `port ${port} on ${host} is in use (EADDRINUSE): choose another with --port <port>, or --port 0 for a free one`,
+            )
+          : error,
+      );
+    server.once('error', failed);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });

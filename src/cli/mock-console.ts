@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import type { FakeAdmin } from '../testing/admin.js';
 import { parseListFilter } from '../testing/admin-api/list-filter.js';
 import type { FakeAdminList } from '../testing/admin-lists.js';
+import type { WebhookSchemeInput } from '../webhooks/scheme/webhook-scheme.js';
 import type { CliIo } from './command.js';
 
 /** Where `partner-equity mock` serves the fake's admin API. */
@@ -19,9 +20,12 @@ export const CONSOLE_HELP = [
   '  cancel <slug>                 cancel a pending request as an administrator',
   '  subscriptions [filter…]       subscriptions, newest first, with counts per status',
   '  complete <subscriptionSlug>   mark a subscription Completed (emits subscription.completed)',
+  '  persons [filter…]             investors (persons), newest first',
+  '  deliveries [filter…]          webhook deliveries, newest first, with counts per state',
+  '  webhook [<url>|off] [secret=<s>] [scheme=<s>]   where events go; without arguments, show it',
   '  auto-approve on|off           approve SPV requests as soon as they are created',
   '  help                          this list',
-  `Filters: status=<s>[,<s>…] clientId= templateId= spvSlug= personId= limit=<n> (default ${CONSOLE_LIMIT}) offset=<n>`,
+  `Filters: status=<s>[,<s>…] clientId= templateId= spvSlug= personId= partnerInvestorId= email= eventType= limit=<n> (default ${CONSOLE_LIMIT}) offset=<n>`,
 ].join('\n');
 
 /** The banner's paragraph on the admin API, with curl lines that work as printed (the token by its variable). */
@@ -108,6 +112,25 @@ export function startMockConsole(admin: FakeAdmin, io: CliIo): () => void {
         case 'complete':
           say(`completed ${admin.completeSubscription(required(slug)).subscriptionSlug}`);
           return;
+        case 'persons':
+          printList(
+            say,
+            'persons',
+            admin.listPersons(parseListFilter('persons', filterPairs(words.slice(1)))),
+            (p) => `${p.id}  ${p.partnerInvestorId ?? '-'}  ${p.email}  ${p.createdAt}`,
+          );
+          return;
+        case 'deliveries':
+          printList(
+            say,
+            'deliveries',
+            admin.listDeliveries(parseListFilter('deliveries', filterPairs(words.slice(1)))),
+            (d) => `${d.eventId}  ${d.eventType}  ${d.state}  ${d.attempts.length} attempt(s)  ${d.url}`,
+          );
+          return;
+        case 'webhook':
+          say(webhookLine(admin, words.slice(1)));
+          return;
         case 'auto-approve':
           if (slug !== 'on' && slug !== 'off') throw new Error('say auto-approve on, or auto-approve off');
           admin.autoApproveSpvRequests = slug === 'on';
@@ -124,6 +147,26 @@ export function startMockConsole(admin: FakeAdmin, io: CliIo): () => void {
     }
   });
   return () => lines.close();
+}
+
+/** `webhook [<url>|off] [secret=…] [scheme=…]`: changes what is given, then says where events go. */
+function webhookLine(admin: FakeAdmin, words: string[]): string {
+  // A scheme name is checked by the webhooks entry, which names the presets when it is not one.
+  const change: { url?: string | null; secret?: string; scheme?: WebhookSchemeInput } = {};
+  for (const word of words) {
+    const [name, value] = word.includes('=')
+      ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]
+      : ['url', word];
+    if (name === 'url') change.url = value === 'off' ? null : value;
+    else if (name === 'secret') change.secret = value;
+    else if (name === 'scheme') change.scheme = value as WebhookSchemeInput;
+    else throw new Error(`unknown setting '${name}' (use <url>, off, secret=, scheme=)`);
+  }
+  const target = admin.setWebhookTarget(change);
+  const where = target.endpoints.map((e) => e.url).join(', ') || 'nowhere';
+  // A generated secret is shown this once, as the mock's banner shows the first one.
+  const secret = target.secret === undefined ? '' : `; new secret: export PE_WEBHOOK_SECRET=${target.secret}`;
+  return `events go to ${where}, signed ${target.scheme}${secret}`;
 }
 
 function required(slug: string | undefined): string {

@@ -1,4 +1,5 @@
 import { parseHttpDate } from '../auth/token-endpoint.js';
+import { DOCTOR_PROBE_EVENT_TYPE } from '../webhooks/doctor-probe.js';
 import { resolveWebhookScheme } from '../webhooks/scheme/resolve-webhook-scheme.js';
 import { signs } from '../webhooks/scheme/signed-content-template.js';
 import type { WebhookSchemeInput } from '../webhooks/scheme/webhook-scheme.js';
@@ -18,8 +19,8 @@ export interface DoctorWebhookOptions {
   scheme?: WebhookSchemeInput | undefined;
 }
 
-/** The event type of the probes: no real event, so no handler of yours acts on it. */
-export const PROBE_EVENT_TYPE = 'partner_equity.doctor_probe';
+/** The event type of the probes: no real event, and `WebhookReceiver` runs no handler for it. */
+export const PROBE_EVENT_TYPE = DOCTOR_PROBE_EVENT_TYPE;
 const TIMEOUT_MS = 10_000;
 
 interface Delivery {

@@ -1,12 +1,25 @@
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import {
+  type DeliveryListFilter,
   type FakeAdminList,
+  listDeliveries,
+  listPersons,
   listSpvRequests,
   listSubscriptions,
+  type PersonListFilter,
   type SpvRequestListFilter,
   type SubscriptionListFilter,
 } from './admin-lists.js';
+import {
+  type FakeDelivery,
+  type FakePerson,
+  type FakeSubscription,
+  personView,
+  subscriptionView,
+} from './admin-views.js';
+import type { FakeWebhooks } from './fake-webhooks.js';
 import { randomId } from './ids.js';
+import { type PublicJwk, publicKeyObject } from './public-key-object.js';
 import type { FakeServices } from './services.js';
 import type { PersonRecord, SpvRecord, SubscriptionRecord } from './state/records.js';
 import { spvRequestResource, subscriptionResult } from './state/resources.js';
@@ -20,21 +33,21 @@ import { emitSubscriptionCompleted } from './state/subscription-events.js';
 import type { SpvRequest } from './wire/spv-requests.js';
 import type { SubscriptionResult } from './wire/subscriptions.js';
 
-/**
- * A public key as a JWK (`{ kty: 'OKP', crv: 'Ed25519', x }`). Not `node:crypto`'s `JsonWebKey`, which newer
- * `@types/node` no longer export: the published declarations must compile against any of them.
- */
-export type PublicJwk = { kty?: string; crv?: string; x?: string; kid?: string };
+export type { PublicJwk };
 
-/** A person as the admin view shows it. */
-export type FakePerson = Readonly<PersonRecord>;
-
-/** Everything the fake holds, as copies (mutating them changes nothing). */
+/** Everything the fake holds, as copies (mutating them changes nothing); times are ISO 8601 strings. */
 export interface FakeSnapshot {
   spvRequests: SpvRequest[];
   spvs: SpvRecord[];
-  persons: PersonRecord[];
-  subscriptions: SubscriptionRecord[];
+  persons: FakePerson[];
+  subscriptions: FakeSubscription[];
+}
+
+/** Where and how events are delivered, as the admin controls show it: never a secret. */
+export interface FakeWebhookTarget {
+  /** The scheme's name (`standard-webhooks`, `stripe`, … or a custom description's). */
+  scheme: string;
+  endpoints: { id: string; url: string; clientId?: string }[];
 }
 
 /**
@@ -50,10 +63,12 @@ export class FakeAdmin {
    */
   autoApproveSpvRequests = false;
   readonly #services: FakeServices;
+  readonly #webhooks: FakeWebhooks;
 
   /** @internal */
-  constructor(services: FakeServices) {
+  constructor(services: FakeServices, webhooks: FakeWebhooks) {
     this.#services = services;
+    this.#webhooks = webhooks;
   }
 
   /** Approves a pending request: materialises the SPV and emits `spv_request.completed`. */
@@ -169,19 +184,53 @@ export class FakeAdmin {
    * Subscriptions matching `filter`, newest first, `limit` (50) at a time, with the total and a count per
    * status.
    */
-  listSubscriptions(filter: SubscriptionListFilter = {}): FakeAdminList<SubscriptionRecord> {
+  listSubscriptions(filter: SubscriptionListFilter = {}): FakeAdminList<FakeSubscription> {
     return listSubscriptions(this.#services.state, filter);
+  }
+
+  /** Investors (persons), newest first, `limit` (50) at a time, with the total. */
+  listPersons(filter: PersonListFilter = {}): FakeAdminList<FakePerson> {
+    return listPersons(this.#services.state, filter);
+  }
+
+  /** Webhook deliveries, newest first, `limit` (50) at a time, with a count per state. */
+  listDeliveries(filter: DeliveryListFilter = {}): FakeAdminList<FakeDelivery> {
+    return listDeliveries(this.#webhooks.deliveries, filter);
   }
 
   /** A copy of everything the fake holds. */
   snapshot(): FakeSnapshot {
     const { state } = this.#services;
-    return structuredClone({
+    return {
       spvRequests: [...state.spvRequests.values()].map(spvRequestResource),
-      spvs: [...state.spvs.values()],
-      persons: [...state.persons.values()],
-      subscriptions: [...state.subscriptions.values()],
-    });
+      spvs: structuredClone([...state.spvs.values()]),
+      persons: [...state.persons.values()].map(personView),
+      subscriptions: [...state.subscriptions.values()].map(subscriptionView),
+    };
+  }
+
+  /** Where events go and the scheme they are signed in; secrets are never shown here. */
+  webhookTarget(): FakeWebhookTarget {
+    return {
+      scheme: this.#webhooks.scheme.name,
+      endpoints: this.#webhooks.endpoints.map(({ id, url, clientId }) => ({
+        id,
+        url,
+        ...(clientId === undefined ? {} : { clientId }),
+      })),
+    };
+  }
+
+  /**
+   * Changes where events go (`url`; `null` stops delivering), the secret and the scheme, as
+   * {@link FakeWebhooks.setTarget} does. The answer carries `secret` only when one was generated here: the
+   * one time it is shown.
+   */
+  setWebhookTarget(
+    options: Parameters<FakeWebhooks['setTarget']>[0],
+  ): FakeWebhookTarget & { secret?: string } {
+    const { endpoint, secretGenerated } = this.#webhooks.setTarget(options);
+    return { ...this.webhookTarget(), ...(secretGenerated && endpoint ? { secret: endpoint.secret } : {}) };
   }
 
   #open(slug: string, action: string): SubscriptionRecord {
@@ -194,23 +243,4 @@ export class FakeAdmin {
     }
     return subscription;
   }
-}
-
-/** A registered key as a `KeyObject`: PEM, JWK object or JSON text, or a `KeyObject`; never a private one. */
-function publicKeyObject(publicKey: string | PublicJwk | KeyObject): KeyObject {
-  let key: KeyObject;
-  try {
-    if (typeof publicKey === 'string') {
-      key = publicKey.trimStart().startsWith('{')
-        ? createPublicKey({ key: JSON.parse(publicKey) as PublicJwk, format: 'jwk' })
-        : createPublicKey(publicKey);
-    } else if ('asymmetricKeyType' in publicKey && typeof publicKey.export === 'function') {
-      key = publicKey as KeyObject;
-    } else {
-      key = createPublicKey({ key: publicKey as PublicJwk, format: 'jwk' });
-    }
-  } catch (error) {
-    throw new TypeError('publicKey is not a PEM key, an Ed25519 JWK or a KeyObject', { cause: error });
-  }
-  return key.type === 'private' ? createPublicKey(key) : key;
 }

@@ -142,9 +142,9 @@ export class FakePartnerEquity {
       servesOrigin: (origin) => this.#origins.has(origin),
       closed: this.#closed.signal,
     };
-    this.admin = new FakeAdmin(this.#services);
-    this.admin.autoApproveSpvRequests = options.autoApproveSpvRequests ?? false;
     this.webhooks = new FakeWebhooks(this.#sender, this.#events);
+    this.admin = new FakeAdmin(this.#services, this.webhooks);
+    this.admin.autoApproveSpvRequests = options.autoApproveSpvRequests ?? false;
     const adminApi = adminApiSettings(options.adminApi);
     this.handlers = [
       // Before the partner routes, whose last handler answers 404 for every other path.

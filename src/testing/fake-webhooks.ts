@@ -1,3 +1,7 @@
+import { resolveWebhookScheme } from '../webhooks/scheme/resolve-webhook-scheme.js';
+import type { WebhookScheme, WebhookSchemeInput } from '../webhooks/scheme/webhook-scheme.js';
+import { decodeSecret } from '../webhooks/secret.js';
+import { WebhookVerificationError } from '../webhooks/webhook-verification-error.js';
 import type { WebhookSender } from './webhooks/webhook-sender.js';
 import type { EmittedEvent, WebhookDelivery, WebhookEndpoint } from './webhooks/webhook-types.js';
 
@@ -8,6 +12,7 @@ import type { EmittedEvent, WebhookDelivery, WebhookEndpoint } from './webhooks/
 export class FakeWebhooks {
   readonly #sender: WebhookSender;
   readonly #events: EmittedEvent[];
+  #lastSecret: string | undefined;
 
   /** @internal */
   constructor(sender: WebhookSender, events: EmittedEvent[]) {
@@ -28,6 +33,48 @@ export class FakeWebhooks {
    */
   register(options: { url: string; secret?: string; clientId?: string }): WebhookEndpoint {
     return this.#sender.register(options);
+  }
+
+  /**
+   * Points every later event at one target, replacing all endpoints (`url: null`: none), and optionally
+   * switches the signing scheme. What is left out is kept: the current URL, the current secret (or the
+   * last one given, even with no target) when the scheme can use it, else a new one. Everything is checked
+   * before anything changes. Returns the endpoint and whether its secret was generated here.
+   * @example
+   * ```ts
+   * fake.webhooks.setTarget({ url: `${receiverUrl}/hooks`, secret: 'whsec_…' });
+   * fake.webhooks.setTarget({ scheme: 'stripe', secret: 'whsec_…' }); // same URL, another scheme
+   * ```
+   */
+  setTarget(options: {
+    url?: string | null | undefined;
+    secret?: string | undefined;
+    scheme?: WebhookSchemeInput | undefined;
+  }): { endpoint: WebhookEndpoint | undefined; secretGenerated: boolean } {
+    const current = this.#sender.endpoints[0];
+    const url = options.url === undefined ? (current?.url ?? null) : options.url;
+    if (options.url === undefined && options.secret === undefined && options.scheme === undefined) {
+      return { endpoint: current, secretGenerated: false };
+    }
+    const scheme = checked('scheme', () =>
+      options.scheme === undefined ? this.#sender.scheme : resolveWebhookScheme(options.scheme),
+    );
+    if (options.secret !== undefined)
+      checked('secret', () => decodeSecret(options.secret, scheme.secretEncoding));
+    const kept = options.secret ?? usable(current?.secret ?? this.#lastSecret, scheme);
+    const endpoint = this.#sender.retarget(url, kept, scheme);
+    this.#lastSecret = endpoint?.secret ?? kept;
+    return { endpoint, secretGenerated: endpoint !== undefined && kept === undefined };
+  }
+
+  /** The scheme later deliveries are signed in (`setTarget({ scheme })` changes it). */
+  get scheme(): WebhookScheme {
+    return this.#sender.scheme;
+  }
+
+  /** The registered endpoints, secrets included (in-process only: the admin API never shows them). */
+  get endpoints(): readonly WebhookEndpoint[] {
+    return this.#sender.endpoints;
   }
 
   /** Stops sending to an endpoint (pending retries still run). */
@@ -53,5 +100,26 @@ export class FakeWebhooks {
   /** Resolves when no delivery attempt is in flight; retries wait for `fake.clock.advance(…)`. */
   flush(): Promise<void> {
     return this.#sender.flush();
+  }
+}
+
+/** `secret` when `scheme` can sign with it, else undefined (a new one is then generated). */
+function usable(secret: string | undefined, scheme: WebhookScheme): string | undefined {
+  if (secret === undefined) return undefined;
+  try {
+    decodeSecret(secret, scheme.secretEncoding);
+    return secret;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs `check`, turning the webhooks entry's refusal into a TypeError naming the input (a 400 over HTTP). */
+function checked<T>(field: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) throw new TypeError(`${field}: ${error.message}`);
+    throw error;
   }
 }

@@ -6,9 +6,29 @@
  */
 // `@partner-equity/sdk/testing`: the fake Partner Equity API. Needs the peer dependency `msw` (3.x).
 
-export { FakeAdmin, type FakePerson, type FakeSnapshot, type PublicJwk } from './admin.js';
+export { FakeAdmin, type FakeSnapshot, type FakeWebhookTarget, type PublicJwk } from './admin.js';
 export type { FakeAdminApiOptions } from './admin-api/admin-api-gate.js';
-export type { FakeAdminList, SpvRequestListFilter, SubscriptionListFilter } from './admin-lists.js';
+export type {
+  DeliveryListFilter,
+  FakeAdminList,
+  PersonListFilter,
+  SpvRequestListFilter,
+  SubscriptionListFilter,
+} from './admin-lists.js';
+export type {
+  FakeDelivery,
+  FakeDeliveryAttempt,
+  FakePerson,
+  FakeSubscription,
+  FakeUpload,
+} from './admin-views.js';
+export {
+  FakeAdminApiError,
+  type FakeAdminClient,
+  type FakeAdminClientOptions,
+  type FakeAdminSettings,
+  fakeAdminClient,
+} from './fake-admin-client.js';
 export type { FakePartnerEquityOptions } from './fake-options.js';
 export {
   type CreatePartnerOptions,

@@ -7,6 +7,8 @@
  */
 // `@partner-equity/sdk/webhooks`, default build: Web Crypto only — no `node:` imports, no Buffer — so it
 // runs on Workers, Deno, Bun, Vercel Edge and Node alike. Node resolves `index.node.ts` instead.
+
+export { DOCTOR_PROBE_EVENT_TYPE } from './doctor-probe.js';
 export type {
   KnownWebhookEvent,
   RecognisedWebhookEvent,

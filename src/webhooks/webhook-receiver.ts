@@ -1,3 +1,4 @@
+import { DOCTOR_PROBE_EVENT_TYPE } from './doctor-probe.js';
 import type { KnownWebhookEvent, RecognisedWebhookEvent, WebhookEvent } from './event-union.js';
 import type { KnownWebhookEventType } from './events.js';
 import type { WebhookRequestHeaders } from './read-header.js';
@@ -48,8 +49,12 @@ export interface WebhookReceipt {
 
 /** A handler of verified events; the delivery is answered once it settles (a throw or rejection answers 500). */
 export type WebhookHandler<E> = (event: E) => unknown;
-/** Hears refusals and failures with the stage they happened in; what it returns or throws is ignored. */
-export type WebhookErrorHandler = (error: unknown, context: WebhookErrorContext) => unknown;
+/**
+ * Hears refusals and failures with the stage they happened in; what it returns or throws is ignored. A
+ * refused delivery is a {@link WebhookVerificationError} (`error.reason` says why); a handler that threw
+ * something other than an `Error` is reported as an `Error` whose `cause` is the value thrown.
+ */
+export type WebhookErrorHandler = (error: Error, context: WebhookErrorContext) => unknown;
 
 const DEFAULT_ID_TTL_SECONDS = 86_400;
 
@@ -148,6 +153,10 @@ export class WebhookReceiver {
       }
       return { status: 400, body: 'Invalid webhook', outcome: 'rejected' };
     }
+    // The doctor's probe: acknowledged as a receiver should, but no event of the service for handlers.
+    if (event.recognised && event.type === DOCTOR_PROBE_EVENT_TYPE) {
+      return { status: 204, body: '', outcome: 'handled', event };
+    }
     const shape = unexpectedShape(event);
     if (shape) this.#log.warnOnce(shape.key, shape.message, { webhookId: event.webhookId });
     const id = event.webhookId;
@@ -205,9 +214,10 @@ export class WebhookReceiver {
       }
       return;
     }
+    const reported = error instanceof Error ? error : new Error(messageOf(error), { cause: error });
     for (const handler of this.#errorHandlers) {
       try {
-        await handler(error, context);
+        await handler(reported, context);
       } catch {
         // An error handler that throws must not turn a refusal into a crash of the adapter.
       }

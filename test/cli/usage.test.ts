@@ -101,6 +101,9 @@ describe.concurrent('partner-equity usage', () => {
       },
     });
     expect(status).toBe(1);
-    expectOneLineError(stderr, /^partner-equity token: ENOENT: no such file or directory/);
+    expectOneLineError(
+      stderr,
+      /^partner-equity token: cannot read the private key file '\/nonexistent\/key\.pem' \(ENOENT\): set PE_PRIVATE_KEY_FILE/,
+    );
   });
 });

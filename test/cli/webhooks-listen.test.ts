@@ -116,6 +116,8 @@ describe('partner-equity webhooks listen', () => {
     const [, port] = await first.waitFor(/http:\/\/127\.0\.0\.1:(\d+)/);
     const second = startCli(['webhooks', 'listen', '--port', port!], { env: { PE_WEBHOOK_SECRET: SECRET } });
     expect(await second.exited).toBe(1);
-    expect(second.stderr()).toMatch(/^partner-equity webhooks listen: listen EADDRINUSE.*\n$/);
+    expect(second.stderr()).toMatch(
+      /^partner-equity webhooks listen: port \d+ on 127\.0\.0\.1 is in use \(EADDRINUSE\): choose another with --port <port>, or --port 0 for a free one\n$/,
+    );
   });
 });

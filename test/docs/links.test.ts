@@ -72,8 +72,7 @@ describe('the link checker', () => {
     const readme = [
       '[guide](docs/guide.md) [keys](docs/guide.md#keys-generate-register-configure)',
       '[again](docs/guide.md#keys-generate-register-configure-1) [licence](LICENSE) [top](#readme)',
-      '[example](https://github.com/owner/repo/blob/main/examples/a.ts) [site](https://example.com/x)',
-      '[contributing](https://github.com/owner/repo/blob/main/CONTRIBUTING.md#set-up)',
+      '[site](https://example.com/x)',
       '<a id="readme"></a>',
       '```md',
       '[in code](nowhere.md)',
@@ -86,7 +85,7 @@ describe('the link checker', () => {
   it('fails a relative link to a file the package does not ship, even when the repository has it', () => {
     const problems = checkLinks(context({ 'README.md': 'See [the examples](examples/a.ts).' }));
     expect(problems).toEqual([
-      'README.md:1 (examples/a.ts): examples/a.ts is not in the package (npm pack): add it to "files" or link it at https://github.com/owner/repo/blob/main/examples/a.ts',
+      'README.md:1 (examples/a.ts): examples/a.ts is not in the package (npm pack): add it to "files", or name it as text',
     ]);
   });
 
@@ -105,10 +104,19 @@ describe('the link checker', () => {
     ]);
   });
 
+  it('fails any repository link in a shipped document: the address is a placeholder', () => {
+    const problems = checkLinks(
+      context({ 'README.md': '[example](https://github.com/owner/repo/blob/main/examples/a.ts)' }),
+    );
+    expect(problems).toEqual([
+      'README.md:1 (https://github.com/owner/repo/blob/main/examples/a.ts): a shipped document links to the repository; link a shipped file relatively, or name the path as text',
+    ]);
+  });
+
   it('fails repository links to files it lacks, in another form, or under another address', () => {
     const problems = checkLinks(
       context({
-        'README.md': [
+        'CONTRIBUTING.md': [
           '[a](https://github.com/owner/repo/blob/main/bench/RESULTS.md)',
           '[b](https://github.com/owner/repo/examples/a.ts)',
           '[c](https://github.com/other/repo/blob/main/examples/a.ts)',
@@ -117,10 +125,10 @@ describe('the link checker', () => {
       }),
     );
     expect(problems).toEqual([
-      'README.md:1 (https://github.com/owner/repo/blob/main/bench/RESULTS.md): the repository has no bench/RESULTS.md',
-      'README.md:2 (https://github.com/owner/repo/examples/a.ts): a repository link must be https://github.com/owner/repo/blob/main/<path> or tree/main/<path>',
-      'README.md:3 (https://github.com/other/repo/blob/main/examples/a.ts): not the repository address of package.json (https://github.com/owner/repo)',
-      'README.md:4 (https://github.com/owner/repo/blob/main/CONTRIBUTING.md#nope): no heading #nope in CONTRIBUTING.md',
+      'CONTRIBUTING.md:1 (https://github.com/owner/repo/blob/main/bench/RESULTS.md): the repository has no bench/RESULTS.md',
+      'CONTRIBUTING.md:2 (https://github.com/owner/repo/examples/a.ts): a repository link must be https://github.com/owner/repo/blob/main/<path> or tree/main/<path>',
+      'CONTRIBUTING.md:3 (https://github.com/other/repo/blob/main/examples/a.ts): not the repository address of package.json (https://github.com/owner/repo)',
+      'CONTRIBUTING.md:4 (https://github.com/owner/repo/blob/main/CONTRIBUTING.md#nope): no heading #nope in CONTRIBUTING.md',
     ]);
   });
 

@@ -111,8 +111,8 @@ function holds(files: ReadonlySet<string>, path: string): boolean {
 }
 
 /**
- * Checks every link of every document; returns one line per problem (empty when all resolve). Relative
- * links in a shipped document must land on a shipped file, since a partner reads it in node_modules;
+ * Checks every link of every document; returns one line per problem (empty when all resolve). Links in a
+ * shipped document must be relative and land on a shipped file, since a partner reads it in node_modules;
  * relative links in a repository-only document must land on a repository file; links to the repository
  * must use its address from package.json and name a file it has; anchors must exist.
  */
@@ -158,6 +158,14 @@ export function checkLinks(context: LinkContext): string[] {
           }
           continue;
         }
+        if (shipped) {
+          // The package's documents are read in node_modules, and the repository address is a placeholder
+          // until the public repository exists: they link only to what the package ships.
+          problems.push(
+            `${where}: a shipped document links to the repository; link a shipped file relatively, or name the path as text`,
+          );
+          continue;
+        }
         const rest = rawPath.slice(repoPrefix.length);
         const file = /^(?:blob|tree)\/main\/(.+)$/.exec(rest)?.[1];
         if (rest === 'issues' || rest.startsWith('issues/')) continue;
@@ -182,9 +190,8 @@ export function checkLinks(context: LinkContext): string[] {
         } else if (!holds(context.repoFiles, inside)) {
           problems.push(`${where}: the repository has no ${inside}`);
         } else if (shipped && !holds(context.shipped, inside)) {
-          const kind = context.repoFiles.has(inside) ? 'blob' : 'tree';
           problems.push(
-            `${where}: ${inside} is not in the package (npm pack): add it to "files" or link it at ${repoPrefix}${kind}/main/${inside}`,
+            `${where}: ${inside} is not in the package (npm pack): add it to "files", or name it as text`,
           );
         } else {
           checkAnchor(where, inside, anchor);

@@ -36,6 +36,16 @@ export const EXAMPLE_OUTPUTS: [file: string, expected: RegExp[]][] = [
     ],
   ],
   [
+    'examples/testing/drive-the-mock.ts',
+    [
+      /^pending review: spvr_\w+$/m,
+      /^approved spvr_\w+: SPV spv_\w+$/m,
+      /^investor inv-1 → per_\w+, created \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/m,
+      /^webhooks go to http:\/\/127\.0\.0\.1:9\/webhooks \(standard-webhooks\); secret shown once: true$/m,
+      /^snapshot: 1 SPV request\(s\), 1 SPV\(s\), 2 person\(s\)$/m,
+    ],
+  ],
+  [
     'examples/upload-documents.ts',
     [
       /^refused before sending: file: not a PDF, JPEG, PNG or WEBP file/m,

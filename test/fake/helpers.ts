@@ -143,6 +143,7 @@ export async function startReceiver(
 ) {
   const { createServer } = await import('node:http');
   const received: ReceivedWebhook[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -152,6 +153,7 @@ export async function startReceiver(
         if (typeof value === 'string') headers[name] = value;
       received.push({ headers, body: Buffer.concat(chunks).toString('utf8') });
       res.writeHead(status(received.length - 1, headers)).end();
+      for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.resolve();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -159,6 +161,11 @@ export async function startReceiver(
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
+    /** Resolves once `count` deliveries have arrived (for a fake in another process, which `idle()` cannot wait on). */
+    until: (count: number) =>
+      received.length >= count
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => waiters.push({ count, resolve })),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

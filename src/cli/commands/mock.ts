@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { isLoopbackHost } from '../../core/transport/loopback-host.js';
-import type { Command } from '../command.js';
+import type { FakeWebhooks } from '../../testing/fake-webhooks.js';
+import { cliSecrets } from '../cli-secrets.js';
+import type { CliIo, Command, OptionValues } from '../command.js';
 import { CREDENTIAL_ENV } from '../credentials.js';
 import { followWallClock } from '../follow-wall-clock.js';
 import { serverOptions, startServer } from '../listen.js';
@@ -9,6 +11,7 @@ import { mockPartnerOptions, registerMockPartner } from '../mock-partner.js';
 import { flag, integerValue, stringList, stringValue } from '../parse-options.js';
 import { nodeListener } from '../serve-fetch-handler.js';
 import { CommandError } from '../usage-error.js';
+import { schemeOption, webhookScheme } from '../webhook-scheme-option.js';
 import { WEBHOOK_SECRET_ENV } from '../webhook-secrets.js';
 import { writeSecretFile } from '../write-secret-file.js';
 
@@ -21,12 +24,14 @@ export const mock: Command = {
   path: ['mock'],
   summary: 'Run the fake Partner Equity API locally and print ready-to-use credentials',
   synopsis:
-    '[--port <port>] [--host <host>] [--allow-host <name>]… [--admin-token] [--client-id <id>] [--issuer <url>] [--public-key <file|JWK> | --key-out <file>] [--auto-approve] [--env-out <file>] [--webhook-url <url>]',
+    '[--port <port>] [--host <host>] [--allow-host <name>]… [--admin-token] [--client-id <id>] [--issuer <url>] [--public-key <file|JWK> | --key-out <file>] [--auto-approve] [--env-out <file>] [--webhook-url <url>] [--webhook-secret <secret>] [--scheme <scheme>]',
   details: [
     "Starts the SDK's stateful fake API (the one `@partner-equity/sdk/testing` exports), registers a partner",
     'client with a fresh Ed25519 key, writes the key to a 0600 file and prints `export PE_…=…` lines for',
     '`partner-equity token`, the README quickstart and your own code. With --webhook-url, every event is',
-    'delivered there, signed with the printed PE_WEBHOOK_SECRET (try `partner-equity webhooks listen`).',
+    'delivered there, signed with the printed PE_WEBHOOK_SECRET (try `partner-equity webhooks listen`), or with',
+    'the one PE_WEBHOOK_SECRET / --webhook-secret gives, in the --scheme / PE_WEBHOOK_SCHEME scheme. The',
+    'target, secret and scheme can change while it runs (console `webhook`, or PUT /__admin/webhooks).',
     'With --public-key, your own key is registered instead (`partner-equity keys generate` makes one).',
     `Time runs at wall-clock speed. Review requests on its console (type \`help\`), or script it through the`,
     `admin API at ${ADMIN_API_PREFIX} (JSON over HTTP; GET it for the list). --auto-approve approves each SPV`,
@@ -62,6 +67,14 @@ export const mock: Command = {
       valueName: '<url>',
       description: 'Deliver every event to this URL, signed Standard Webhooks style',
     },
+    'webhook-secret': {
+      type: 'string',
+      valueName: '<secret>',
+      env: WEBHOOK_SECRET_ENV,
+      description:
+        'Sign deliveries with this secret instead of a generated one (visible in ps: prefer the variable)',
+    },
+    scheme: schemeOption,
   },
   async run(values, io) {
     const port = integerValue(values, 'port', { min: 0, max: 65_535, fallback: DEFAULT_PORT });
@@ -70,6 +83,8 @@ export const mock: Command = {
     if (webhookUrl !== undefined && !URL.canParse(webhookUrl)) {
       throw new CommandError(`--webhook-url '${webhookUrl}' is not a URL`);
     }
+    const scheme = await webhookScheme(values, io);
+    const webhookSecret = givenWebhookSecret(values, io);
     const { FakePartnerEquity, getResponse } = await loadFake();
     const exposed = !isLoopbackHost(host.includes(':') ? `[${host}]` : host);
     // Printed once at start (and in --env-out): the one place the token is shown.
@@ -101,6 +116,7 @@ export const mock: Command = {
         ...(adminToken === undefined ? {} : { token: adminToken }),
       },
       autoApproveSpvRequests: flag(values, 'auto-approve'),
+      webhooks: { scheme },
     });
     const stopClock = followWallClock(fake.clock);
     const cleanup: (() => Promise<void>)[] = [];
@@ -111,29 +127,41 @@ export const mock: Command = {
         [CREDENTIAL_ENV.clientId, partner.clientId],
         [CREDENTIAL_ENV.issuer, partner.issuer],
       ];
+      // Without the private key (--public-key with a public key), say which variable the caller must set.
+      const keyHint = `# ${CREDENTIAL_ENV.privateKeyFile}=<the private key file of the public key you gave>`;
       if (partner.privateKeyFile !== undefined)
         env.push([CREDENTIAL_ENV.privateKeyFile, partner.privateKeyFile]);
       if (adminToken !== undefined) env.push([ADMIN_TOKEN_ENV, adminToken]);
-      if (webhookUrl !== undefined) {
-        env.push([WEBHOOK_SECRET_ENV, fake.webhooks.register({ url: webhookUrl }).secret]);
-      }
+      const target = startWebhooks(fake.webhooks, webhookUrl, webhookSecret);
+      if (target !== undefined) env.push([WEBHOOK_SECRET_ENV, target.secret]);
+      // A secret the caller gave is not printed back; --env-out still holds it for `node --env-file`.
+      const shown = env.filter(([name]) => name !== WEBHOOK_SECRET_ENV || webhookSecret === undefined);
+      const lines = (prefix: string, list: [string, string][]) =>
+        [
+          ...list.map(([name, value]) => `${prefix}${name}=${value}`),
+          ...(partner.privateKeyFile === undefined ? [keyHint] : []),
+        ].join('\n');
       const envFile = stringValue(values, 'env-out');
       if (envFile !== undefined) {
         // Holds the webhook secret: 0600 even when the file existed (it is replaced, never followed).
-        await writeSecretFile(envFile, env.map(([name, value]) => `${name}=${value}\n`).join(''), true);
+        await writeSecretFile(envFile, `${lines('', env)}\n`, true);
       }
       io.stdout.write(
         [
           `Fake Partner Equity API listening on ${started.origin}`,
           `Partner client ${partner.clientId} registered${partner.keyNote}`,
-          ...(webhookUrl === undefined ? [] : [`Events are delivered to ${webhookUrl}.`]),
+          ...(webhookUrl === undefined
+            ? []
+            : [
+                `Events are delivered to ${webhookUrl}, signed ${fake.webhooks.scheme.name}${webhookSecret === undefined ? '' : ' with the secret you gave'}.`,
+              ]),
           ...(flag(values, 'auto-approve') ? ['SPV requests are approved as soon as they are created.'] : []),
           '',
-          ...env.map(([name, value]) => `export ${name}=${value}`),
+          lines('export ', shown),
           '',
           'Then:  partner-equity token',
           '       curl -H "Authorization: Bearer $(partner-equity token)" "$PE_BASE_URL/v1/oauth2/info"',
-          '       node --env-file=.env quickstart.mjs   # the README quickstart (start the mock with --env-out .env)',
+          '       node --env-file=.env quickstart.mts   # the README quickstart (start the mock with --env-out .env)',
           '',
           CONSOLE_HELP,
           '',
@@ -157,6 +185,33 @@ export const mock: Command = {
   },
 };
 
+/** The webhook secret from --webhook-secret (warned about: argv shows in ps) or PE_WEBHOOK_SECRET. */
+function givenWebhookSecret(values: OptionValues, io: CliIo): string | undefined {
+  const flagged = stringValue(values, 'webhook-secret');
+  if (flagged !== undefined) {
+    io.stderr.write(
+      `warning: --webhook-secret is visible to other users in the process list; prefer ${WEBHOOK_SECRET_ENV}\n`,
+    );
+  }
+  const secret = flagged ?? (io.env[WEBHOOK_SECRET_ENV] || undefined);
+  if (secret !== undefined) cliSecrets.add(secret);
+  return secret;
+}
+
+/** The start target: --webhook-url with the given secret; a secret alone is kept for a target set later. */
+function startWebhooks(webhooks: FakeWebhooks, url: string | undefined, secret: string | undefined) {
+  if (url === undefined && secret === undefined) return undefined;
+  try {
+    return webhooks.setTarget({ url: url ?? null, secret }).endpoint;
+  } catch (error) {
+    const message = (error as Error).message;
+    const source = message.startsWith('secret:')
+      ? `--webhook-secret / ${WEBHOOK_SECRET_ENV}`
+      : '--webhook-url';
+    throw new CommandError(`${source}: ${message.replace(/^secret: /, '')}`);
+  }
+}
+
 /** Where this machine reaches the admin API: a wildcard bind is reached at 127.0.0.1 (its Host is loopback). */
 function adminOrigin(host: string, origin: string): string {
   return host === '0.0.0.0' || host === '::' ? `http://127.0.0.1:${new URL(origin).port}` : origin;
@@ -171,7 +226,9 @@ async function loadFake() {
     ]);
     return { FakePartnerEquity, getResponse };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String(error).includes("'msw'")) {
+    const { code } = error as NodeJS.ErrnoException;
+    // ERR_MSW_MISSING: the built testing entry's own refusal (scripts/wrap-testing-entry.ts).
+    if (code === 'ERR_MSW_MISSING' || (code === 'ERR_MODULE_NOT_FOUND' && String(error).includes("'msw'"))) {
       throw new CommandError('the fake API needs the msw package: npm install --save-dev msw');
     }
     throw error;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WebhookSchemeInput } from '../../webhooks/scheme/webhook-scheme.js';
 import type { FakeAdmin } from '../admin.js';
 import { compilePath } from '../route-matcher.js';
 import { AdminInputError, parseListFilter } from './list-filter.js';
@@ -33,6 +34,12 @@ const ClientInput = z.strictObject({
 const RejectInput = z.strictObject({ reason: z.string().min(1).optional() });
 const CompleteInput = z.strictObject({ emitEvent: z.boolean().optional() });
 const SettingsInput = z.strictObject({ autoApproveSpvRequests: z.boolean().optional() });
+// A scheme as `Webhook` takes it: a preset name or a description object (checked by the webhooks entry).
+const WebhookTargetInput = z.strictObject({
+  url: z.string().min(1).nullable().optional(),
+  secret: z.string().min(1).optional(),
+  scheme: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
+});
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body);
@@ -95,6 +102,30 @@ export const adminRoutes: AdminRoute[] = [
       admin.registerClient(input);
       const { clientId, issuer, applicationName = clientId, provisioned = true } = input;
       return ok({ clientId, issuer, applicationName, provisioned }, 201);
+    },
+  ),
+  route('GET', '/persons', 'Investors (persons), newest first', async ({ admin, url }) =>
+    ok(admin.listPersons(parseListFilter('persons', url.searchParams))),
+  ),
+  route('GET', '/investors', 'The same list as /persons', async ({ admin, url }) =>
+    ok(admin.listPersons(parseListFilter('persons', url.searchParams))),
+  ),
+  route('GET', '/deliveries', 'Webhook deliveries, newest first, with counts per state', async (r) =>
+    ok(r.admin.listDeliveries(parseListFilter('deliveries', r.url.searchParams))),
+  ),
+  route('GET', '/snapshot', 'Everything the fake holds (times ISO 8601)', async ({ admin }) =>
+    ok(admin.snapshot()),
+  ),
+  route('GET', '/webhooks', 'Where events go and the signing scheme (never the secret)', async (r) =>
+    ok(r.admin.webhookTarget()),
+  ),
+  route(
+    'PUT',
+    '/webhooks',
+    'Change {"url" (null: stop), "secret", "scheme"}; omitted ones are kept; a generated secret is shown once',
+    async ({ admin, body }) => {
+      const { url, secret, scheme } = parse(WebhookTargetInput, await body());
+      return ok(admin.setWebhookTarget({ url, secret, scheme: scheme as WebhookSchemeInput | undefined }));
     },
   ),
   route('GET', '/settings', 'The admin settings', async ({ admin }) => ok(settings(admin))),

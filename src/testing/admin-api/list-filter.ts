@@ -1,4 +1,9 @@
-import type { SpvRequestListFilter, SubscriptionListFilter } from '../admin-lists.js';
+import type {
+  DeliveryListFilter,
+  PersonListFilter,
+  SpvRequestListFilter,
+  SubscriptionListFilter,
+} from '../admin-lists.js';
 
 /** Bad input to the admin API or the mock's console: the message names each bad parameter. */
 export class AdminInputError extends Error {
@@ -12,10 +17,18 @@ export class AdminInputError extends Error {
 export const LIST_PARAMETERS = {
   spvRequests: ['status', 'clientId', 'templateId', 'limit', 'offset'],
   subscriptions: ['status', 'clientId', 'spvSlug', 'personId', 'limit', 'offset'],
+  persons: ['clientId', 'partnerInvestorId', 'email', 'limit', 'offset'],
+  deliveries: ['status', 'eventType', 'limit', 'offset'],
 } as const;
 
 type Kind = keyof typeof LIST_PARAMETERS;
-type Filter<K extends Kind> = K extends 'spvRequests' ? SpvRequestListFilter : SubscriptionListFilter;
+interface Filters {
+  spvRequests: SpvRequestListFilter;
+  subscriptions: SubscriptionListFilter;
+  persons: PersonListFilter;
+  deliveries: DeliveryListFilter;
+}
+type Filter<K extends Kind> = Filters[K];
 
 /**
  * A list filter from `name=value` pairs (a URL's query, or the words after a console command). `status`

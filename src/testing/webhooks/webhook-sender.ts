@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'undici';
+import type { WebhookScheme } from '../../webhooks/scheme/webhook-scheme.js';
 import { decodeSecret } from '../../webhooks/secret.js';
 import { type SignedWebhookHeaders, signWebhook } from '../../webhooks/sign.js';
 import { randomId } from '../ids.js';
@@ -45,19 +46,50 @@ export class WebhookSender {
   }
 
   register(options: { url: string; secret?: string; clientId?: string }): WebhookEndpoint {
-    const url = new URL(options.url);
-    // A secret the receiver could not use fails here, not as six refused deliveries.
-    if (options.secret !== undefined) decodeSecret(options.secret, this.#settings.scheme.secretEncoding);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new TypeError('Webhook URLs must be http(s)');
-    const endpoint: WebhookEndpoint = {
-      id: randomId('ep'),
-      url: url.href,
-      secret: options.secret ?? newSecret(this.#settings.scheme.secretEncoding),
-      ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
-    };
+    const endpoint = this.#endpoint(options, this.#settings.scheme);
     this.#endpoints.push(endpoint);
     return endpoint;
+  }
+
+  /** The signing scheme of every later attempt (retries included). */
+  get scheme(): WebhookScheme {
+    return this.#settings.scheme;
+  }
+
+  get endpoints(): readonly WebhookEndpoint[] {
+    return this.#endpoints;
+  }
+
+  /**
+   * Replaces every endpoint with one (none when `url` is null) and switches to `scheme`; everything is
+   * checked before anything changes, so a refused call leaves the old target delivering.
+   */
+  retarget(
+    url: string | null,
+    secret: string | undefined,
+    scheme: WebhookScheme,
+  ): WebhookEndpoint | undefined {
+    const endpoint = url === null ? undefined : this.#endpoint({ url, ...(secret && { secret }) }, scheme);
+    this.#settings.scheme = scheme;
+    this.#endpoints.splice(0, this.#endpoints.length, ...(endpoint === undefined ? [] : [endpoint]));
+    return endpoint;
+  }
+
+  #endpoint(
+    options: { url: string; secret?: string; clientId?: string },
+    scheme: WebhookScheme,
+  ): WebhookEndpoint {
+    const url = new URL(options.url);
+    // A secret the receiver could not use fails here, not as six refused deliveries.
+    if (options.secret !== undefined) decodeSecret(options.secret, scheme.secretEncoding);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new TypeError('Webhook URLs must be http(s)');
+    return {
+      id: randomId('ep'),
+      url: url.href,
+      secret: options.secret ?? newSecret(scheme.secretEncoding),
+      ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
+    };
   }
 
   unregister(id: string): void {
