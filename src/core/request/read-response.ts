@@ -8,10 +8,14 @@ import type { ResponseValidation } from './response-validation.js';
 import { parseRetryAfter } from './retry-policy.js';
 
 /** The request id the API (or its gateway) put on a response. */
-export function requestIdOf(head: ResponseHead, secrets?: SecretRegistry): string | undefined {
+export function requestIdOf(
+  head: ResponseHead,
+  redactWith?: { secrets?: SecretRegistry | undefined },
+): string | undefined {
   const id = head.get('x-request-id') ?? head.get('request-id');
-  // A request id is the server's text: one that carries a token is redacted wherever it is shown.
-  return id === null ? undefined : redactText(id, secrets);
+  if (id === null) return undefined;
+  // The server's text: in errors and log lines, one that carries a token is redacted.
+  return redactWith === undefined ? id : redactText(id, redactWith.secrets);
 }
 
 /**
@@ -104,7 +108,7 @@ export function parseSuccess<T, Body>(
       get headers() {
         return head.headers;
       },
-      requestId: requestIdOf(head, context.secrets),
+      requestId: requestIdOf(head),
       attempts: context.attempts,
       idempotencyKey: context.idempotencyKey,
       replayed: head.get('idempotent-replayed')?.toLowerCase() === 'true',
@@ -140,7 +144,7 @@ function validationError(
       method: context.method,
       path: context.path,
       status: response.status,
-      requestId: requestIdOf(response.head, context.secrets),
+      requestId: requestIdOf(response.head, context),
       idempotencyKey: context.idempotencyKey,
       issues,
       summary,
@@ -172,7 +176,7 @@ export function toAPIError(
     method: context.method,
     path: context.path,
     headers: withoutCredentials(headers),
-    requestId: requestIdOf(response.head, secrets),
+    requestId: requestIdOf(response.head, { secrets }),
     idempotencyKey: context.idempotencyKey,
     attempts: context.attempts,
     body: errorBody(text, headers, secrets),
