@@ -10,7 +10,7 @@ import { atMost, type BenchContext, fmt, reported, type ScenarioResult } from '.
 import { startEchoServer } from './import-echo-server.js';
 
 const run = promisify(execFile);
-const SCENARIO = '7 CSV import';
+const SCENARIO = '8 CSV import';
 const TMP = fileURLToPath(new URL('../../.bench-tmp/import/', import.meta.url));
 /** Issue 29's target: RSS may grow at most this much from a small file to a million rows. */
 const MAX_RSS_GROWTH_MB = 64;
