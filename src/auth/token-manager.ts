@@ -122,7 +122,7 @@ export class TokenManager implements Authenticator {
 
   /** A valid access token: the cached one, or a new one when none is usable. */
   async getToken(signal?: AbortSignal): Promise<string> {
-    return this.currentToken() ?? (await waitFor(this.#exchange(), signal)).accessToken;
+    return this.currentToken() ?? (await waitFor(() => this.#exchange(), signal)).accessToken;
   }
 
   /**
@@ -150,7 +150,7 @@ export class TokenManager implements Authenticator {
     if (this.#token?.accessToken !== failedToken) return true;
     this.#token = undefined;
     this.#stale = failedToken;
-    await waitFor(this.#exchange(), signal);
+    await waitFor(() => this.#exchange(), signal);
     return true;
   }
 
@@ -285,11 +285,15 @@ export class TokenManager implements Authenticator {
   }
 }
 
-/** Resolves like `promise`, or rejects with `APIUserAbortError` when `signal` aborts first. */
-function waitFor<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
+/**
+ * Resolves like `start()`, or rejects with `APIUserAbortError` when `signal` aborts first; an already-aborted
+ * signal rejects without calling `start` (no exchange for a caller who has given up).
+ */
+function waitFor<T>(start: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return start();
   const aborted = () => new APIUserAbortError({ method: 'POST', path: TOKEN_PATH }, { cause: signal.reason });
   if (signal.aborted) return Promise.reject(aborted());
+  const promise = start();
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(aborted());
     signal.addEventListener('abort', onAbort, { once: true });

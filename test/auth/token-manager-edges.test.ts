@@ -1,0 +1,253 @@
+// Issue 27 (test strength): TokenManager at its edges, over an in-memory token endpoint (the property
+// test's seam) so that "no exchange happened" can be asserted exactly: every step up to the endpoint is
+// in memory, so one macrotask turn lets any exchange that was started reach it.
+import { describe, expect, it } from 'vitest';
+import { jwsSigningInput, type Signer } from '../../src/auth/signer.js';
+import type { TokenEndpoint } from '../../src/auth/token-endpoint.js';
+import { TokenManager } from '../../src/auth/token-manager.js';
+import { APIError, APIUserAbortError, PermissionDeniedError } from '../../src/core/errors/errors.js';
+import { DEFAULT_RETRY } from '../../src/core/request/retry-policy.js';
+import { recordingLogger } from './harness.js';
+import { ManualClock } from './manual-clock.js';
+
+const HOUR = 3600_000;
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+/** A signer with no crypto (the exchange stays in memory); the endpoint below never checks signatures. */
+const signer: Signer = async (claims, header) => `${jwsSigningInput(header, claims)}.c2lnbmF0dXJl`;
+
+interface Answer {
+  refreshToken?: string | null;
+  expiresIn?: number;
+  refreshExpiresIn?: number;
+}
+
+/** A token endpoint in memory: records each grant, fails with the queued statuses, else issues a pair. */
+function memoryEndpoint(clock: ManualClock, answer: Answer = {}) {
+  const calls: { grant: 'jwt' | 'refresh'; refreshToken: string | undefined; at: number }[] = [];
+  const failures: (number | Error | string)[] = [];
+  let issued = 0;
+  const endpoint: TokenEndpoint = async (form) => {
+    const grant = form['grant_type'] === 'refresh_token' ? 'refresh' : 'jwt';
+    calls.push({ grant, refreshToken: form['refresh_token'], at: clock.now() });
+    const failure = failures.shift();
+    if (typeof failure === 'number')
+      throw APIError.from({
+        status: failure,
+        method: 'POST',
+        path: '/v1/oauth2/tokens',
+        headers: new Headers(),
+        requestId: undefined,
+        idempotencyKey: undefined,
+        attempts: 1,
+        body: { code: 'scripted', detail: 'scripted failure' },
+        retryAfterMs: undefined,
+      });
+    if (failure !== undefined) throw failure;
+    issued += 1;
+    const refreshToken =
+      answer.refreshToken === undefined ? `rt${issued}` : (answer.refreshToken ?? undefined);
+    return {
+      token: {
+        accessToken: `at${issued}`,
+        refreshToken,
+        tokenType: 'Bearer',
+        expiresIn: answer.expiresIn ?? 3600,
+        refreshExpiresIn: answer.refreshExpiresIn ?? 2_592_000,
+      },
+    };
+  };
+  return { endpoint, calls, failures };
+}
+
+function manager(answer: Answer = {}, random = () => 0.5) {
+  const clock = new ManualClock();
+  const api = memoryEndpoint(clock, answer);
+  const logger = recordingLogger();
+  const tokens = new TokenManager({
+    identity: { issuer: 'https://i.example', clientId: 'c', audience: 'https://api.example' },
+    sign: signer,
+    endpoint: api.endpoint,
+    clock,
+    random,
+    retry: { ...DEFAULT_RETRY, random: () => 0.5 },
+    logger,
+  });
+  return { clock, tokens, logger, ...api };
+}
+
+describe('TokenManager edges', () => {
+  it('getToken with an already-aborted signal rejects at once, and no exchange is started', async () => {
+    const { tokens, calls } = manager();
+    const reason = new Error('caller gave up');
+    const error = await tokens.getToken(AbortSignal.abort(reason)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect((error as APIUserAbortError).cause).toBe(reason);
+    await flush();
+    expect(calls).toEqual([]);
+    // The next caller starts the first exchange.
+    expect(await tokens.getToken()).toBe('at1');
+    expect(calls.map((c) => c.grant)).toEqual(['jwt']);
+  });
+
+  it('onUnauthorized with an already-aborted signal drops the refused token but starts no exchange', async () => {
+    const { tokens, calls } = manager();
+    expect(await tokens.getToken()).toBe('at1');
+    await expect(tokens.onUnauthorized('at1', AbortSignal.abort())).rejects.toBeInstanceOf(APIUserAbortError);
+    await flush();
+    expect(calls).toHaveLength(1);
+    expect(tokens.currentToken()).toBeUndefined();
+    expect(await tokens.getToken()).toBe('at2');
+  });
+
+  it('after a failed background renewal, callers are served the current token and the next try waits 10 s', async () => {
+    const { clock, tokens, calls, failures, logger } = manager();
+    expect(await tokens.getToken()).toBe('at1');
+    // The refresh grant and the three attempts of the assertion that follows all fail.
+    failures.push(503, 503, 503, 503);
+    clock.advance(HOUR / 2); // the renewal point (random 0.5: exactly 50%)
+    expect(await tokens.getToken()).toBe('at1');
+    await flush();
+    expect(calls.map((c) => c.grant)).toEqual(['jwt', 'refresh', 'jwt', 'jwt', 'jwt']);
+    expect(logger.lines.filter((l) => l.startsWith('warn'))).toEqual([
+      'warn Access token renewal failed; the current token is still used {"error":"InternalServerError","status":503,"code":"scripted"}',
+    ]);
+    const failedAt = clock.now();
+    for (const wait of [1, 5_000, 9_999]) {
+      clock.advance(failedAt + wait - clock.now());
+      expect(await tokens.getToken()).toBe('at1');
+      await flush();
+      expect(calls).toHaveLength(5);
+    }
+    clock.advance(1); // exactly 10 s after the failure
+    expect(await tokens.getToken()).toBe('at1');
+    await flush();
+    expect(calls.slice(5)).toEqual([{ grant: 'jwt', refreshToken: undefined, at: failedAt + 10_000 }]);
+    expect(await tokens.getToken()).toBe('at2');
+  });
+
+  it('logs a failed refresh at debug by kind only, then uses a new assertion', async () => {
+    const { clock, tokens, calls, failures, logger } = manager();
+    await tokens.getToken();
+    failures.push(Object.assign(new Error('socket hang up rt1'), { code: 'ECONNRESET' }));
+    clock.advance(HOUR - 30_000); // inside the last minute: the caller waits
+    expect(await tokens.getToken()).toBe('at2');
+    expect(calls.map((c) => c.grant)).toEqual(['jwt', 'refresh', 'jwt']);
+    expect(logger.lines).toContain(
+      'debug Refresh grant failed; using a new assertion {"error":"Error","code":"ECONNRESET"}',
+    );
+    expect(logger.lines.join('\n')).not.toContain('rt1');
+  });
+
+  it('describes a thrown non-error by its type in the log', async () => {
+    const { clock, tokens, failures, logger } = manager();
+    await tokens.getToken();
+    failures.push('a string');
+    clock.advance(HOUR - 30_000);
+    expect(await tokens.getToken()).toBe('at2');
+    expect(logger.lines).toContain('debug Refresh grant failed; using a new assertion {"error":"string"}');
+  });
+
+  it('a 403 on the refresh grant reaches the caller, with no fallback assertion', async () => {
+    const { clock, tokens, calls, failures } = manager();
+    await tokens.getToken();
+    failures.push(403);
+    clock.advance(HOUR - 30_000);
+    await expect(tokens.getToken()).rejects.toBeInstanceOf(PermissionDeniedError);
+    expect(calls.map((c) => c.grant)).toEqual(['jwt', 'refresh']);
+  });
+
+  it('an answer without a refresh token stores none: the renewal uses a new assertion, never "undefined"', async () => {
+    const { clock, tokens, calls } = manager({ refreshToken: null });
+    await tokens.getToken();
+    expect(tokens.toJSON()).toMatchObject({ hasAccessToken: true, hasRefreshToken: false });
+    clock.advance(HOUR / 2);
+    await tokens.getToken();
+    await flush();
+    expect(calls.map((c) => [c.grant, c.refreshToken])).toEqual([
+      ['jwt', undefined],
+      ['jwt', undefined],
+    ]);
+    expect(await tokens.getToken()).toBe('at2');
+  });
+
+  it('an expired refresh token is not presented: the renewal uses a new assertion', async () => {
+    // Renewal at exactly 50% of the hour (1800 s); the refresh token lives 1800 s, so it has just expired.
+    const { clock, tokens, calls } = manager({ refreshExpiresIn: 1800 });
+    await tokens.getToken();
+    clock.advance(HOUR / 2);
+    await tokens.getToken();
+    await flush();
+    expect(calls.map((c) => c.grant)).toEqual(['jwt', 'jwt']);
+    expect(tokens.toJSON()).toMatchObject({ hasRefreshToken: true });
+  });
+
+  it('a refresh token is presented up to its last millisecond', async () => {
+    const { clock, tokens, calls } = manager({ refreshExpiresIn: 1801 });
+    await tokens.getToken();
+    clock.advance(HOUR / 2);
+    await tokens.getToken();
+    await flush();
+    expect(calls.map((c) => [c.grant, c.refreshToken])).toEqual([
+      ['jwt', undefined],
+      ['refresh', 'rt1'],
+    ]);
+  });
+
+  it('believes a refresh token for 30 days at most, whatever the server announces', async () => {
+    const { clock, tokens, calls } = manager({ refreshExpiresIn: 10 * 365 * 86_400 });
+    await tokens.getToken();
+    clock.advance(30 * 24 * HOUR);
+    await tokens.getToken();
+    expect(calls.map((c) => c.grant)).toEqual(['jwt', 'jwt']);
+  });
+
+  it('blocks callers for the last quarter of a lifetime shorter than 4 minutes', async () => {
+    // A 120 s token: callers are served it until 90 s (120 - 120/4), then wait for a new one.
+    const served = manager({ expiresIn: 120 });
+    await served.tokens.getToken();
+    served.clock.advance(89_999);
+    expect(served.tokens.currentToken()).toBe('at1');
+    const blocked = manager({ expiresIn: 120 });
+    await blocked.tokens.getToken();
+    blocked.clock.advance(90_000);
+    expect(blocked.tokens.currentToken()).toBeUndefined();
+    expect(await blocked.tokens.getToken()).toBe('at2');
+  });
+
+  it('spreads the renewal point ±10% around half the lifetime with its jitter source', async () => {
+    for (const [random, renewAt] of [
+      [0, 1_620_000],
+      [0.75, 1_890_000],
+    ] as const) {
+      const { clock, tokens, calls } = manager({}, () => random);
+      await tokens.getToken();
+      clock.advance(renewAt - 1);
+      expect(tokens.currentToken()).toBe('at1');
+      await flush();
+      expect(calls).toHaveLength(1);
+      clock.advance(1);
+      expect(tokens.currentToken()).toBe('at1');
+      await flush();
+      expect(calls).toHaveLength(2);
+    }
+  });
+
+  it('reports what it holds in toJSON, and nothing it does not', async () => {
+    const { clock, tokens } = manager();
+    expect(tokens.toJSON()).toEqual({
+      clientId: 'c',
+      audience: 'https://api.example',
+      hasAccessToken: false,
+      hasRefreshToken: false,
+      expiresAt: undefined,
+      clockOffsetMs: 0,
+    });
+    const startedAt = clock.now();
+    await tokens.getToken();
+    expect(tokens.toJSON()).toMatchObject({
+      hasAccessToken: true,
+      hasRefreshToken: true,
+      expiresAt: new Date(startedAt + HOUR).toISOString(),
+    });
+  });
+});
