@@ -1,10 +1,15 @@
 // Issue 27 (test strength): TokenManager at its edges, over an in-memory token endpoint (the property
 // test's seam) so that "no exchange happened" can be asserted exactly: every step up to the endpoint is
 // in memory, so one macrotask turn lets any exchange that was started reach it.
+
+import { getEventListeners } from 'node:events';
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import { jwsSigningInput, type Signer } from '../../src/auth/signer.js';
 import type { TokenEndpoint } from '../../src/auth/token-endpoint.js';
 import { TokenManager } from '../../src/auth/token-manager.js';
+import type { TokenStore } from '../../src/auth/token-store.js';
 import { APIError, APIUserAbortError, PermissionDeniedError } from '../../src/core/errors/errors.js';
 import { DEFAULT_RETRY } from '../../src/core/request/retry-policy.js';
 import { recordingLogger } from './harness.js';
@@ -16,6 +21,10 @@ const flush = () => new Promise((resolve) => setImmediate(resolve));
 const signer: Signer = async (claims, header) => `${jwsSigningInput(header, claims)}.c2lnbmF0dXJl`;
 
 interface Answer {
+  /** Answers carry a `Date` this far ahead of the local clock (none when absent). */
+  serverAheadMs?: number;
+  /** Each answer waits for this promise first (a slow server). */
+  hold?: Promise<void> | undefined;
   refreshToken?: string | null;
   expiresIn?: number;
   refreshExpiresIn?: number;
@@ -29,6 +38,7 @@ function memoryEndpoint(clock: ManualClock, answer: Answer = {}) {
   const endpoint: TokenEndpoint = async (form) => {
     const grant = form['grant_type'] === 'refresh_token' ? 'refresh' : 'jwt';
     calls.push({ grant, refreshToken: form['refresh_token'], at: clock.now() });
+    await answer.hold;
     const failure = failures.shift();
     if (typeof failure === 'number')
       throw APIError.from({
@@ -54,16 +64,18 @@ function memoryEndpoint(clock: ManualClock, answer: Answer = {}) {
         expiresIn: answer.expiresIn ?? 3600,
         refreshExpiresIn: answer.refreshExpiresIn ?? 2_592_000,
       },
+      serverDate: answer.serverAheadMs === undefined ? undefined : clock.now() + answer.serverAheadMs,
     };
   };
   return { endpoint, calls, failures };
 }
 
-function manager(answer: Answer = {}, random = () => 0.5) {
+function manager(answer: Answer = {}, random = () => 0.5, store?: TokenStore) {
   const clock = new ManualClock();
   const api = memoryEndpoint(clock, answer);
   const logger = recordingLogger();
   const tokens = new TokenManager({
+    ...(store === undefined ? {} : { store }),
     identity: { issuer: 'https://i.example', clientId: 'c', audience: 'https://api.example' },
     sign: signer,
     endpoint: api.endpoint,
@@ -82,6 +94,9 @@ describe('TokenManager edges', () => {
     const error = await tokens.getToken(AbortSignal.abort(reason)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIUserAbortError);
     expect((error as APIUserAbortError).cause).toBe(reason);
+    expect((error as APIUserAbortError).message).toBe(
+      'POST /v1/oauth2/tokens: request aborted by the caller',
+    );
     await flush();
     expect(calls).toEqual([]);
     // The next caller starts the first exchange.
@@ -106,6 +121,7 @@ describe('TokenManager edges', () => {
     failures.push(503, 503, 503, 503);
     clock.advance(HOUR / 2); // the renewal point (random 0.5: exactly 50%)
     expect(await tokens.getToken()).toBe('at1');
+    expect(tokens.currentToken()).toBe('at1'); // a second caller while the renewal runs starts nothing
     await flush();
     expect(calls.map((c) => c.grant)).toEqual(['jwt', 'refresh', 'jwt', 'jwt', 'jwt']);
     expect(logger.lines.filter((l) => l.startsWith('warn'))).toEqual([
@@ -157,7 +173,7 @@ describe('TokenManager edges', () => {
   });
 
   it('an answer without a refresh token stores none: the renewal uses a new assertion, never "undefined"', async () => {
-    const { clock, tokens, calls } = manager({ refreshToken: null });
+    const { clock, tokens, calls, logger } = manager({ refreshToken: null });
     await tokens.getToken();
     expect(tokens.toJSON()).toMatchObject({ hasAccessToken: true, hasRefreshToken: false });
     clock.advance(HOUR / 2);
@@ -167,6 +183,7 @@ describe('TokenManager edges', () => {
       ['jwt', undefined],
       ['jwt', undefined],
     ]);
+    expect(logger.lines).toEqual([]); // no refresh grant was attempted, so none failed
     expect(await tokens.getToken()).toBe('at2');
   });
 
@@ -249,5 +266,130 @@ describe('TokenManager edges', () => {
       hasRefreshToken: true,
       expiresAt: new Date(startedAt + HOUR).toISOString(),
     });
+  });
+
+  it('with a shared store, jitter only delays the renewal: never before 50% of the lifetime', async () => {
+    for (const [random, renewAt] of [
+      [0, 1_800_000],
+      [0.5, 1_890_000],
+    ] as const) {
+      const { clock, tokens, calls } = manager({}, () => random, new MemoryTokenStore());
+      await tokens.getToken();
+      clock.advance(renewAt - 1);
+      tokens.currentToken();
+      await flush();
+      expect(calls).toHaveLength(1);
+      clock.advance(1);
+      tokens.currentToken();
+      await flush();
+      expect(calls).toHaveLength(2);
+    }
+  });
+
+  it('a 401 for a token it no longer holds renews nothing', async () => {
+    const { tokens, calls } = manager();
+    await tokens.getToken();
+    await expect(tokens.onUnauthorized('at_old')).resolves.toBe(true);
+    await flush();
+    expect(calls).toHaveLength(1);
+    expect(tokens.currentToken()).toBe('at1');
+  });
+
+  it("learns the server's clock from the Date of a token answer", async () => {
+    const { tokens } = manager({ serverAheadMs: 30_000 });
+    await tokens.getToken();
+    // The Date header has whole seconds: the offset is taken at the middle of the second.
+    expect(tokens.clockOffsetMs).toBe(30_500);
+    expect(tokens.toJSON()).toMatchObject({ clockOffsetMs: 30_500 });
+  });
+
+  it("leaves no listener on the caller's signal once the token is there", async () => {
+    let release = () => {};
+    const { tokens } = manager({ hold: new Promise<void>((resolve) => (release = resolve)) });
+    const controller = new AbortController();
+    const token = tokens.getToken(controller.signal);
+    await flush();
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    release();
+    expect(await token).toBe('at1');
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('stops a caller waiting on an exchange when its signal aborts, and the exchange goes on for others', async () => {
+    let release = () => {};
+    const { tokens, calls } = manager({ hold: new Promise<void>((resolve) => (release = resolve)) });
+    const controller = new AbortController();
+    const impatient = tokens.getToken(controller.signal);
+    const patient = tokens.getToken();
+    controller.abort(new Error('enough'));
+    await expect(impatient).rejects.toMatchObject({ name: 'APIUserAbortError', cause: new Error('enough') });
+    release();
+    expect(await patient).toBe('at1');
+    expect(calls).toHaveLength(1);
+  });
+
+  it('shows only harmless facts when inspected', async () => {
+    const { tokens } = manager();
+    await tokens.getToken();
+    const shown = inspect(tokens, { depth: Number.POSITIVE_INFINITY, showHidden: true });
+    expect(shown).toMatch(/^TokenManager /);
+    expect(shown).toContain('hasAccessToken: true');
+    expect(shown).not.toContain('at1');
+    expect(shown).not.toContain('rt1');
+  });
+
+  it('while another instance holds the renewal lease, serves the current token and asks the store again only after 2 s', async () => {
+    const memory = new MemoryTokenStore();
+    const leases: number[] = [];
+    const clock = new ManualClock();
+    // The store the partner shares, counting lease requests (each one a Redis round trip in production).
+    const store: TokenStore = {
+      read: (scope) => memory.read(scope),
+      lease: (scope) => {
+        leases.push(clock.now());
+        return memory.lease(scope);
+      },
+      takeRefreshToken: (scope, generation) => memory.takeRefreshToken(scope, generation),
+      write: (scope, tokens, previous) => memory.write(scope, tokens, previous),
+    };
+    let release = () => {};
+    let hold: Promise<void> | undefined;
+    const api = memoryEndpoint(clock, {
+      get hold() {
+        return hold;
+      },
+    });
+    const build = () =>
+      new TokenManager({
+        identity: { issuer: 'https://i.example', clientId: 'c', audience: 'https://api.example' },
+        sign: signer,
+        endpoint: api.endpoint,
+        clock,
+        random: () => 0,
+        store,
+      });
+    const [a, b] = [build(), build()];
+    expect(await a.getToken()).toBe('at1');
+    expect(await b.getToken()).toBe('at1'); // read from the store
+    hold = new Promise<void>((resolve) => (release = resolve));
+    clock.advance(HOUR / 2);
+    expect(a.currentToken()).toBe('at1'); // a takes the lease and renews
+    await flush();
+    expect(api.calls).toHaveLength(2);
+    const before = leases.length;
+    expect(b.currentToken()).toBe('at1'); // b finds the lease taken
+    await flush();
+    expect(leases).toHaveLength(before + 1);
+    clock.advance(1_999);
+    expect(b.currentToken()).toBe('at1');
+    await flush();
+    expect(leases).toHaveLength(before + 1);
+    clock.advance(1);
+    expect(b.currentToken()).toBe('at1');
+    await flush();
+    expect(leases).toHaveLength(before + 2);
+    release();
+    await flush();
+    expect(api.calls).toHaveLength(2);
   });
 });
