@@ -7,6 +7,9 @@ export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.stryker.config.ts', pool: 'forks', related: true },
   coverageAnalysis: 'perTest',
+  // A mutant that only runs while a module loads (a module-level constant) is never active under the vitest
+  // runner, which keeps modules loaded between runs: such mutants would all read as survivors.
+  ignoreStatic: true,
   // TypeScript 7 has no Stryker checker plugin; a mutant that does not compile fails at run time instead.
   checkers: [],
   // Stryker rewrites the tsconfig's `extends`/`references` with the TypeScript JS API, which TypeScript 7
