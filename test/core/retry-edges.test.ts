@@ -1,7 +1,11 @@
 // Issue 27 (test strength): the retry rules a partner meets at their edges — a plain 500, every form of
 // Retry-After a server may send, jitter sources out of range, the deadline boundary, and what is logged.
 import { describe, expect, it } from 'vitest';
-import { InternalServerError, RateLimitError } from '../../src/core/errors/errors.js';
+import {
+  InternalServerError,
+  RateLimitError,
+  ResponseValidationError,
+} from '../../src/core/errors/errors.js';
 import { backoffDelay, DEFAULT_RETRY, parseRetryAfter } from '../../src/core/request/retry-policy.js';
 import { drivingClock } from '../helpers/driving-clock.js';
 import { memoryLogger } from '../helpers/memory-logger.js';
@@ -29,6 +33,12 @@ describe('what is retried', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error).toMatchObject({ status: 500, attempts: 3 });
+  });
+
+  it('does not retry an answer that fails its schema: the server did answer, and would again', async () => {
+    server().reply({ status: 200, body: { ok: 'yes' } });
+    await expect(testRequester(server().url).request(get)).rejects.toBeInstanceOf(ResponseValidationError);
+    expect(server().requests).toHaveLength(1);
   });
 
   it('does not retry a 4xx other than 408 and 429 (a 499 from a proxy)', async () => {
