@@ -33,16 +33,16 @@ interface Answer {
 /** A token endpoint in memory: records each grant, fails with the queued statuses, else issues a pair. */
 function memoryEndpoint(clock: ManualClock, answer: Answer = {}) {
   const calls: { grant: 'jwt' | 'refresh'; refreshToken: string | undefined; at: number }[] = [];
-  const failures: (number | Error | string)[] = [];
+  const failures: (number | { status: number; retryAfterMs: number } | Error | string)[] = [];
   let issued = 0;
   const endpoint: TokenEndpoint = async (form) => {
     const grant = form['grant_type'] === 'refresh_token' ? 'refresh' : 'jwt';
     calls.push({ grant, refreshToken: form['refresh_token'], at: clock.now() });
     await answer.hold;
     const failure = failures.shift();
-    if (typeof failure === 'number')
+    if (typeof failure === 'number' || (typeof failure === 'object' && 'status' in failure))
       throw APIError.from({
-        status: failure,
+        status: typeof failure === 'number' ? failure : failure.status,
         method: 'POST',
         path: '/v1/oauth2/tokens',
         headers: new Headers(),
@@ -50,7 +50,7 @@ function memoryEndpoint(clock: ManualClock, answer: Answer = {}) {
         idempotencyKey: undefined,
         attempts: 1,
         body: { code: 'scripted', detail: 'scripted failure' },
-        retryAfterMs: undefined,
+        retryAfterMs: typeof failure === 'number' ? undefined : failure.retryAfterMs,
       });
     if (failure !== undefined) throw failure;
     issued += 1;
@@ -391,5 +391,20 @@ describe('TokenManager edges', () => {
     release();
     await flush();
     expect(api.calls).toHaveLength(2);
+  });
+
+  it('surfaces a token grant refused with a Retry-After over the cap at once, with or without a logger', async () => {
+    const clock = new ManualClock();
+    const api = memoryEndpoint(clock);
+    const tokens = new TokenManager({
+      identity: { issuer: 'https://i.example', clientId: 'c', audience: 'https://api.example' },
+      sign: signer,
+      endpoint: api.endpoint,
+      clock,
+    });
+    api.failures.push({ status: 429, retryAfterMs: 120_000 });
+    await expect(tokens.getToken()).rejects.toMatchObject({ status: 429, retryAfterMs: 120_000 });
+    expect(api.calls).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
   });
 });

@@ -149,6 +149,36 @@ describe('the deadline boundary', () => {
   });
 });
 
+describe('the deadline and the caller end the retries', () => {
+  it('does not retry an attempt cut short by the deadline', async () => {
+    const clock = drivingClock();
+    server().reply('hang');
+    // The deadline runs in real time; 400 ms lets the request reach the server on a loaded machine.
+    const error = await testRequester(server().url, { clock, retry: HALF, deadline: 400 })
+      .request(get)
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'APITimeoutError', scope: 'deadline', attempts: 1 });
+    expect(clock.waits).toEqual([]);
+    expect(server().requests).toHaveLength(1);
+  });
+
+  it('an abort during a backoff wait ends the call with the abort reason as cause', async () => {
+    const clock = drivingClock(undefined, { hold: true });
+    server().reply(unavailable);
+    const controller = new AbortController();
+    const call = testRequester(server().url, { clock, retry: HALF }).request({
+      ...get,
+      options: { signal: controller.signal },
+    });
+    expect(await clock.nextSleep()).toBe(250);
+    const reason = new Error('user gave up');
+    controller.abort(reason);
+    const error = await call.catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'APIUserAbortError', cause: reason });
+    expect(server().requests).toHaveLength(1);
+  });
+});
+
 describe('what the debug log says about retries', () => {
   it('names the wait and the reason of each retry', async () => {
     const logger = memoryLogger();
