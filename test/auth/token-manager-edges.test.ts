@@ -286,13 +286,26 @@ describe('TokenManager edges', () => {
     }
   });
 
-  it('a 401 for a token it no longer holds renews nothing', async () => {
-    const { tokens, calls } = manager();
+  it('a 401 for the current token replaces it before resolving; one for an older token renews nothing', async () => {
+    const { clock, tokens, calls, failures } = manager();
     await tokens.getToken();
-    await expect(tokens.onUnauthorized('at_old')).resolves.toBe(true);
+    await expect(tokens.onUnauthorized('at1', new AbortController().signal)).resolves.toBe(true);
+    expect(tokens.currentToken()).toBe('at2');
+    await expect(tokens.onUnauthorized('at1')).resolves.toBe(true);
+    expect(tokens.currentToken()).toBe('at2');
+    expect(calls).toHaveLength(2);
+    // Nor does it cut short the back-off after a failed background renewal.
+    failures.push(503, 503, 503, 503);
+    clock.advance(HOUR / 2);
+    tokens.currentToken();
     await flush();
-    expect(calls).toHaveLength(1);
-    expect(tokens.currentToken()).toBe('at1');
+    expect(calls).toHaveLength(6);
+    await tokens.onUnauthorized('at1');
+    expect(tokens.currentToken()).toBe('at2');
+    await flush();
+    expect(calls).toHaveLength(6);
+    await tokens.onUnauthorized('at2');
+    expect(tokens.currentToken()).toBe('at3');
   });
 
   it("learns the server's clock from the Date of a token answer", async () => {
