@@ -1,6 +1,7 @@
 // `npm run test:mutation -- <group|path>… [stryker options]`: Stryker on the named modules only.
 // A group names the modules mutated together and the tests that can kill their mutants; a path under
-// src/ is mutated against the test folder of the same name. Reports: reports/mutation/<name>.html|json.
+// src/ (optionally with a `:line-line` range) is mutated against its group's tests, or the test folder
+// named like its src folder. Reports: reports/mutation/<name>.html|json.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -27,8 +28,10 @@ const GROUPS = {
 };
 
 const args = process.argv.slice(2);
-const names = args.filter((a) => !a.startsWith('-'));
-const passThrough = args.filter((a) => a.startsWith('-'));
+// Module names first; everything from the first option on goes to Stryker as given.
+const firstOption = args.findIndex((a) => a.startsWith('-'));
+const names = firstOption === -1 ? args : args.slice(0, firstOption);
+const passThrough = firstOption === -1 ? [] : args.slice(firstOption);
 if (names.length === 0) {
   console.error(
     `usage: npm run test:mutation -- <${Object.keys(GROUPS).join('|')}|src/…ts>… [stryker options]`,
@@ -50,8 +53,11 @@ for (const name of names) {
     process.exit(2);
   }
   mutate.add(path);
+  // A file of a group keeps the group's tests; any other, the test folder named like its src folder.
+  const owner = Object.values(GROUPS).find((g) => g.mutate.includes(path.replace(/:.*$/, '')));
   const folder = path.split('/')[1];
-  tests.add(folder?.endsWith('.ts') ? 'test/**/*.test.ts' : `test/${folder}/**/*.test.ts`);
+  const own = folder?.endsWith('.ts') ? ['test/**/*.test.ts'] : [`test/${folder}/**/*.test.ts`];
+  for (const t of owner?.tests ?? own) tests.add(t);
 }
 
 const stryker = fileURLToPath(
