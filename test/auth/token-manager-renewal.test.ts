@@ -1,119 +1,13 @@
-// Issue 27 (test strength): TokenManager at its edges, over an in-memory token endpoint (the property
-// test's seam) so that "no exchange happened" can be asserted exactly: every step up to the endpoint is
-// in memory, so one macrotask turn lets any exchange that was started reach it.
-
-import { getEventListeners } from 'node:events';
-import { inspect } from 'node:util';
+// Issue 27 (test strength): when the TokenManager renews, what it presents, and what it logs.
 import { describe, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
-import { jwsSigningInput, type Signer } from '../../src/auth/signer.js';
-import type { TokenEndpoint } from '../../src/auth/token-endpoint.js';
 import { TokenManager } from '../../src/auth/token-manager.js';
 import type { TokenStore } from '../../src/auth/token-store.js';
-import { APIError, APIUserAbortError, PermissionDeniedError } from '../../src/core/errors/errors.js';
-import { DEFAULT_RETRY } from '../../src/core/request/retry-policy.js';
-import { recordingLogger } from './harness.js';
+import { PermissionDeniedError } from '../../src/core/errors/errors.js';
 import { ManualClock } from './manual-clock.js';
+import { flush, HOUR, manager, memoryEndpoint, signer } from './memory-token-endpoint.js';
 
-const HOUR = 3600_000;
-const flush = () => new Promise((resolve) => setImmediate(resolve));
-/** A signer with no crypto (the exchange stays in memory); the endpoint below never checks signatures. */
-const signer: Signer = async (claims, header) => `${jwsSigningInput(header, claims)}.c2lnbmF0dXJl`;
-
-interface Answer {
-  /** Answers carry a `Date` this far ahead of the local clock (none when absent). */
-  serverAheadMs?: number;
-  /** Each answer waits for this promise first (a slow server). */
-  hold?: Promise<void> | undefined;
-  refreshToken?: string | null;
-  expiresIn?: number;
-  refreshExpiresIn?: number;
-}
-
-/** A token endpoint in memory: records each grant, fails with the queued statuses, else issues a pair. */
-function memoryEndpoint(clock: ManualClock, answer: Answer = {}) {
-  const calls: { grant: 'jwt' | 'refresh'; refreshToken: string | undefined; at: number }[] = [];
-  const failures: (number | { status: number; retryAfterMs: number } | Error | string)[] = [];
-  let issued = 0;
-  const endpoint: TokenEndpoint = async (form) => {
-    const grant = form['grant_type'] === 'refresh_token' ? 'refresh' : 'jwt';
-    calls.push({ grant, refreshToken: form['refresh_token'], at: clock.now() });
-    await answer.hold;
-    const failure = failures.shift();
-    if (typeof failure === 'number' || (typeof failure === 'object' && 'status' in failure))
-      throw APIError.from({
-        status: typeof failure === 'number' ? failure : failure.status,
-        method: 'POST',
-        path: '/v1/oauth2/tokens',
-        headers: new Headers(),
-        requestId: undefined,
-        idempotencyKey: undefined,
-        attempts: 1,
-        body: { code: 'scripted', detail: 'scripted failure' },
-        retryAfterMs: typeof failure === 'number' ? undefined : failure.retryAfterMs,
-      });
-    if (failure !== undefined) throw failure;
-    issued += 1;
-    const refreshToken =
-      answer.refreshToken === undefined ? `rt${issued}` : (answer.refreshToken ?? undefined);
-    return {
-      token: {
-        accessToken: `at${issued}`,
-        refreshToken,
-        tokenType: 'Bearer',
-        expiresIn: answer.expiresIn ?? 3600,
-        refreshExpiresIn: answer.refreshExpiresIn ?? 2_592_000,
-      },
-      serverDate: answer.serverAheadMs === undefined ? undefined : clock.now() + answer.serverAheadMs,
-    };
-  };
-  return { endpoint, calls, failures };
-}
-
-function manager(answer: Answer = {}, random = () => 0.5, store?: TokenStore) {
-  const clock = new ManualClock();
-  const api = memoryEndpoint(clock, answer);
-  const logger = recordingLogger();
-  const tokens = new TokenManager({
-    ...(store === undefined ? {} : { store }),
-    identity: { issuer: 'https://i.example', clientId: 'c', audience: 'https://api.example' },
-    sign: signer,
-    endpoint: api.endpoint,
-    clock,
-    random,
-    retry: { ...DEFAULT_RETRY, random: () => 0.5 },
-    logger,
-  });
-  return { clock, tokens, logger, ...api };
-}
-
-describe('TokenManager edges', () => {
-  it('getToken with an already-aborted signal rejects at once, and no exchange is started', async () => {
-    const { tokens, calls } = manager();
-    const reason = new Error('caller gave up');
-    const error = await tokens.getToken(AbortSignal.abort(reason)).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(APIUserAbortError);
-    expect((error as APIUserAbortError).cause).toBe(reason);
-    expect((error as APIUserAbortError).message).toBe(
-      'POST /v1/oauth2/tokens: request aborted by the caller',
-    );
-    await flush();
-    expect(calls).toEqual([]);
-    // The next caller starts the first exchange.
-    expect(await tokens.getToken()).toBe('at1');
-    expect(calls.map((c) => c.grant)).toEqual(['jwt']);
-  });
-
-  it('onUnauthorized with an already-aborted signal drops the refused token but starts no exchange', async () => {
-    const { tokens, calls } = manager();
-    expect(await tokens.getToken()).toBe('at1');
-    await expect(tokens.onUnauthorized('at1', AbortSignal.abort())).rejects.toBeInstanceOf(APIUserAbortError);
-    await flush();
-    expect(calls).toHaveLength(1);
-    expect(tokens.currentToken()).toBeUndefined();
-    expect(await tokens.getToken()).toBe('at2');
-  });
-
+describe('TokenManager renewal', () => {
   it('after a failed background renewal, callers are served the current token and the next try waits 10 s', async () => {
     const { clock, tokens, calls, failures, logger } = manager();
     expect(await tokens.getToken()).toBe('at1');
@@ -249,25 +143,6 @@ describe('TokenManager edges', () => {
     }
   });
 
-  it('reports what it holds in toJSON, and nothing it does not', async () => {
-    const { clock, tokens } = manager();
-    expect(tokens.toJSON()).toEqual({
-      clientId: 'c',
-      audience: 'https://api.example',
-      hasAccessToken: false,
-      hasRefreshToken: false,
-      expiresAt: undefined,
-      clockOffsetMs: 0,
-    });
-    const startedAt = clock.now();
-    await tokens.getToken();
-    expect(tokens.toJSON()).toMatchObject({
-      hasAccessToken: true,
-      hasRefreshToken: true,
-      expiresAt: new Date(startedAt + HOUR).toISOString(),
-    });
-  });
-
   it('with a shared store, jitter only delays the renewal: never before 50% of the lifetime', async () => {
     for (const [random, renewAt] of [
       [0, 1_800_000],
@@ -284,71 +159,6 @@ describe('TokenManager edges', () => {
       await flush();
       expect(calls).toHaveLength(2);
     }
-  });
-
-  it('a 401 for the current token replaces it before resolving; one for an older token renews nothing', async () => {
-    const { clock, tokens, calls, failures } = manager();
-    await tokens.getToken();
-    await expect(tokens.onUnauthorized('at1', new AbortController().signal)).resolves.toBe(true);
-    expect(tokens.currentToken()).toBe('at2');
-    await expect(tokens.onUnauthorized('at1')).resolves.toBe(true);
-    expect(tokens.currentToken()).toBe('at2');
-    expect(calls).toHaveLength(2);
-    // Nor does it cut short the back-off after a failed background renewal.
-    failures.push(503, 503, 503, 503);
-    clock.advance(HOUR / 2);
-    tokens.currentToken();
-    await flush();
-    expect(calls).toHaveLength(6);
-    await tokens.onUnauthorized('at1');
-    expect(tokens.currentToken()).toBe('at2');
-    await flush();
-    expect(calls).toHaveLength(6);
-    await tokens.onUnauthorized('at2');
-    expect(tokens.currentToken()).toBe('at3');
-  });
-
-  it("learns the server's clock from the Date of a token answer", async () => {
-    const { tokens } = manager({ serverAheadMs: 30_000 });
-    await tokens.getToken();
-    // The Date header has whole seconds: the offset is taken at the middle of the second.
-    expect(tokens.clockOffsetMs).toBe(30_500);
-    expect(tokens.toJSON()).toMatchObject({ clockOffsetMs: 30_500 });
-  });
-
-  it("leaves no listener on the caller's signal once the token is there", async () => {
-    let release = () => {};
-    const { tokens } = manager({ hold: new Promise<void>((resolve) => (release = resolve)) });
-    const controller = new AbortController();
-    const token = tokens.getToken(controller.signal);
-    await flush();
-    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
-    release();
-    expect(await token).toBe('at1');
-    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
-  });
-
-  it('stops a caller waiting on an exchange when its signal aborts, and the exchange goes on for others', async () => {
-    let release = () => {};
-    const { tokens, calls } = manager({ hold: new Promise<void>((resolve) => (release = resolve)) });
-    const controller = new AbortController();
-    const impatient = tokens.getToken(controller.signal);
-    const patient = tokens.getToken();
-    controller.abort(new Error('enough'));
-    await expect(impatient).rejects.toMatchObject({ name: 'APIUserAbortError', cause: new Error('enough') });
-    release();
-    expect(await patient).toBe('at1');
-    expect(calls).toHaveLength(1);
-  });
-
-  it('shows only harmless facts when inspected', async () => {
-    const { tokens } = manager();
-    await tokens.getToken();
-    const shown = inspect(tokens, { depth: Number.POSITIVE_INFINITY, showHidden: true });
-    expect(shown).toMatch(/^TokenManager /);
-    expect(shown).toContain('hasAccessToken: true');
-    expect(shown).not.toContain('at1');
-    expect(shown).not.toContain('rt1');
   });
 
   it('while another instance holds the renewal lease, serves the current token and asks the store again only after 2 s', async () => {
