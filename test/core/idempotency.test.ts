@@ -46,4 +46,53 @@ describe('idempotency keys', () => {
     expect(chunkKey('base', 12)).toBe('base-12');
     expect(() => chunkKey('base', -1)).toThrow(RangeError);
   });
+
+  it('refuses a symbol-valued field loudly, at any depth, instead of deriving a key without it', () => {
+    for (const payload of [
+      { templateId: 't', note: Symbol('note') },
+      { attributes: { tag: Symbol.for('tag') } },
+      { investors: [Symbol('row')] },
+      Symbol('payload'),
+    ]) {
+      expect(() => deriveIdempotencyKey('spv-requests', payload)).toThrow(
+        new TypeError('stable JSON: cannot represent a symbol'),
+      );
+    }
+    expect(() => stableJson({ f: () => 1 })).toThrow(
+      new TypeError('stable JSON: cannot represent a function'),
+    );
+  });
+
+  it('ignores symbol keys, as the JSON body sent does: the same body gets the same key', () => {
+    const payload = { templateId: 't', [Symbol('local')]: 'kept in memory only' };
+    expect(JSON.stringify(payload)).toBe('{"templateId":"t"}');
+    expect(deriveIdempotencyKey('spv-requests', payload)).toBe(
+      deriveIdempotencyKey('spv-requests', { templateId: 't' }),
+    );
+  });
+
+  it('refuses a payload with no JSON representation, and a namespace that is not a non-empty string', () => {
+    expect(() => stableJson(undefined)).toThrow(
+      new TypeError('stable JSON: the payload has no JSON representation'),
+    );
+    for (const namespace of [undefined, 7, {}, '']) {
+      expect(() => deriveIdempotencyKey(namespace as string, {})).toThrow(
+        new TypeError('deriveIdempotencyKey: namespace must be a non-empty string'),
+      );
+    }
+  });
+
+  it('keeps arrays in order and null, numbers and strings as JSON writes them', () => {
+    expect(stableJson([3, 1, 2])).toBe('[3,1,2]');
+    expect(stableJson({ b: null, a: [{ d: 'x', c: 0 }] })).toBe('{"a":[{"c":0,"d":"x"}],"b":null}');
+    expect(stableJson('text')).toBe('"text"');
+    expect(stableJson({ skipped: undefined, kept: 1 })).toBe('{"kept":1}');
+  });
+
+  it('refuses chunk indexes that are not whole numbers', () => {
+    for (const index of [1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53])
+      expect(() => chunkKey('base', index)).toThrow(
+        new RangeError('chunkKey: index must be an integer >= 0'),
+      );
+  });
 });

@@ -1,13 +1,16 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryTokenStore } from '../../src/auth/memory-token-store.js';
 import { PartnerEquity } from '../../src/client.js';
 import {
   AuthenticationError,
   BadRequestError,
   InternalServerError,
+  PermissionDeniedError,
   ResponseValidationError,
 } from '../../src/core/errors/errors.js';
+import { ManualClock } from '../../src/testing/index.js';
 import { memoryLogger } from '../helpers/memory-logger.js';
 import { useTestServer } from '../helpers/test-server.js';
 import { Exposure } from './exposure.js';
@@ -27,8 +30,12 @@ afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
 });
 
-function client(logger = memoryLogger()) {
+function client(
+  logger = memoryLogger(),
+  shared: Partial<ConstructorParameters<typeof PartnerEquity>[0]> = {},
+) {
   const built = new PartnerEquity({
+    ...shared,
     baseUrl: server().url,
     clientId: 'client_quoted',
     issuer: 'https://api.partner.example',
@@ -105,6 +112,33 @@ describe('secrets a server quotes back stay out of errors and logs', () => {
     expect(leaksOf(error, secrets)).toEqual([]);
     expect((error as AuthenticationError).detail).toBe('token [REDACTED] was revoked');
     expect((error as AuthenticationError).headers.get('x-upstream-said')).toBe('refused [REDACTED]');
+  });
+
+  it('a refusal quoting a refresh token this client never received (shared store): registered before it is sent', async () => {
+    const seen = quotingTokenServer(server(), {
+      '/v1/oauth2/tokens': [
+        null,
+        ({ form }) => ({
+          status: 403,
+          body: { code: 'client_suspended', detail: `refresh token ${form.get('refresh_token')} refused` },
+        }),
+      ],
+    });
+    const shared = { tokenStore: new MemoryTokenStore(), clock: new ManualClock(Date.UTC(2030, 0, 1)) };
+    await client(memoryLogger(), shared).oauth.info(); // the first client obtains the pair
+    await shared.clock.advance(3600_000 - 30_000); // the last minute: the next caller waits for a renewal
+    const logger = memoryLogger();
+    const error = await client(logger, shared)
+      .oauth.info()
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PermissionDeniedError);
+    // The second client presented the refresh token it took from the store, and the server quoted it.
+    expect(seen.refreshTokensPresented).toEqual([seen.refreshTokens[0]]);
+    expect(leaksOf(error, seen.all(), logger.text())).toEqual([]);
+    expect((error as PermissionDeniedError).detail).toBe('refresh token [REDACTED] refused');
+    expect((error as PermissionDeniedError).body).toMatchObject({
+      detail: 'refresh token [REDACTED] refused',
+    });
   });
 
   it("a proxy's HTML 500 page quoting the bearer token", async () => {

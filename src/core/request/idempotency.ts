@@ -12,14 +12,16 @@ export function randomIdempotencyKey(): string {
  * A deterministic `Idempotency-Key` for `payload` within `namespace`: SHA-256 over the namespace and the
  * payload as stable JSON (object keys sorted at every depth), as base64url (43 characters). Run a crashed
  * script again within the API's 24 h retention with the same inputs and the API replays the first
- * response instead of creating anything twice.
+ * response instead of creating anything twice. Symbol-keyed properties are ignored, as in the JSON body
+ * that is sent.
  *
  * @example
  * ```ts
  * const key = deriveIdempotencyKey('spv-request:2024-06-fund', body);
  * await client.spvRequests.create(body, { idempotencyKey: key });
  * ```
- * @throws TypeError when `payload` holds something JSON cannot represent (a function, a bigint, a cycle).
+ * @throws TypeError when `payload` holds something JSON cannot represent (a function, a symbol value, a
+ * bigint, a cycle): refused rather than left out, so two different payloads never share a key.
  */
 export function deriveIdempotencyKey(namespace: string, payload: unknown): string {
   if (typeof namespace !== 'string' || namespace === '') {
@@ -48,7 +50,10 @@ export function chunkKey(baseKey: string, index: number): string {
   return `${baseKey}-${index}`;
 }
 
-/** JSON with object keys sorted recursively; values go through `toJSON` first, as in `JSON.stringify`. */
+/**
+ * JSON with object keys sorted recursively; values go through `toJSON` first, as in `JSON.stringify`.
+ * Functions and symbols are refused (`JSON.stringify` would drop them); symbol keys are skipped like it.
+ */
 export function stableJson(value: unknown): string {
   const json = JSON.stringify(value, (_key, item: unknown) => {
     if (typeof item === 'function' || typeof item === 'symbol') {
