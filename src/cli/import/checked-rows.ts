@@ -49,7 +49,7 @@ export async function* checkedRows(source: RowSource): AsyncGenerator<CheckedRow
 function checkRow(kind: ImportKind, columns: ColumnMap, line: number, cells: string[]): CheckedRow {
   const width = columns.header.length;
   // Cells past the header's last column are fine when empty (a trailing delimiter).
-  if (cells.length < width || cells.slice(width).some((cell) => cell !== '')) {
+  if (cells.length < width || hasCellPast(cells, width)) {
     return {
       line,
       echo: kind.echoFields.map(() => ''),
@@ -74,6 +74,11 @@ function checkRow(kind: ImportKind, columns: ColumnMap, line: number, cells: str
     problems.push({ column: field === '' ? '' : columns.columnOf(field), reason: issue.message });
   }
   return { line, echo, problems };
+}
+
+function hasCellPast(cells: readonly string[], width: number): boolean {
+  for (let index = width; index < cells.length; index += 1) if (cells[index] !== '') return true;
+  return false;
 }
 
 function valueAt(row: Record<string, unknown>, field: string): string {

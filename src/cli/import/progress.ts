@@ -1,4 +1,4 @@
-import type { CliIo } from '../command.js';
+import type { ImportIo } from './run-import.js';
 
 /** Where an import stands. */
 export interface ImportCounts {
@@ -30,13 +30,13 @@ function duration(seconds: number): string {
  * second; off a TTY a plain line every five seconds; with `--json` one object per chunk on stdout.
  */
 export class Progress {
-  readonly #io: CliIo;
+  readonly #io: ImportIo;
   readonly #mode: ProgressMode;
   readonly #now: () => number;
   readonly #started: number;
   #shownAt: number;
 
-  constructor(io: CliIo, mode: ProgressMode, now: () => number = () => performance.now()) {
+  constructor(io: ImportIo, mode: ProgressMode, now: () => number = () => performance.now()) {
     this.#io = io;
     this.#mode = mode;
     this.#now = now;

@@ -1,4 +1,4 @@
-import { LOG_LEVEL_ENV, resolveLogLevel } from '../../core/logging/logger.js';
+import { LOG_LEVEL_ENV, type LogLevel, resolveLogLevel } from '../../core/logging/logger.js';
 import { isCleartextToNetwork } from '../../core/transport/loopback-host.js';
 import { PartnerEquity } from '../../index.js';
 import { DEFAULT_CHUNK_SIZE, DEFAULT_CONCURRENCY } from '../../resources/bulk-options.js';
@@ -11,6 +11,7 @@ import { UsageError } from '../usage-error.js';
 import type { RowSource } from './checked-rows.js';
 import { IMPORT_EXIT, ImportInputError } from './import-exit.js';
 import type { ImportKindName } from './import-kind.js';
+import { runInThread } from './import-thread.js';
 import { investorsImport } from './investors-import.js';
 import { readPeople } from './people-file.js';
 import { delimiterOption } from './read-csv.js';
@@ -35,9 +36,35 @@ export interface ImportRequest {
   signal(): string | undefined;
 }
 
+/** Everything the import's thread needs, as plain data (it crosses to a worker thread). */
+export interface ImportJob {
+  kindName: ImportKindName;
+  file: string;
+  delimiter: string | undefined;
+  maps: string[];
+  spvSlug: string;
+  people: string | undefined;
+  check: boolean;
+  json: boolean;
+  quiet: boolean;
+  out: string | undefined;
+  chunkSize: number;
+  concurrency: number;
+  /** `undefined` with `--check`, which needs none. */
+  credentials: Credentials | undefined;
+  allowInsecureHttp: boolean;
+  logLevel: LogLevel;
+}
+
+type Credentials = Awaited<ReturnType<typeof readCredentials>>;
+
+/** What the import writes to and listens on: the command's streams and its interrupt. */
+export type ImportIo = Pick<CliIo, 'stdout' | 'stderr' | 'waitForInterrupt'>;
+
 /**
- * `partner-equity import investors|subscriptions`: pass 1 checks the whole file locally (all `--check`
- * does); pass 2 sends it in keyed chunks. A file that cannot be read or mapped sends nothing.
+ * `partner-equity import investors|subscriptions`: checks the options and credentials here, then runs
+ * the import ({@link runImportJob}) in a worker thread whose heap is sized from the chunk size, so memory
+ * follows the chunk size, not the file (see import-thread.ts).
  */
 export async function runImport(kindName: ImportKindName, values: OptionValues, io: CliIo): Promise<number> {
   const json = flag(values, 'json');
@@ -49,7 +76,6 @@ export async function runImport(kindName: ImportKindName, values: OptionValues, 
   const chunkSize = integerValue(values, 'chunk-size', { min: 1, max: 10_000, fallback: DEFAULT_CHUNK_SIZE });
   const concurrency = integerValue(values, 'concurrency', { min: 1, max: 16, fallback: DEFAULT_CONCURRENCY });
   const delimiter = delimiterOption(stringValue(values, 'delimiter'));
-  const spvSlug = stringValue(values, 'spv-slug') ?? '';
   // Credentials first, so a missing one fails before a long check pass; --check needs none.
   const credentials = check ? undefined : await readCredentials(values, io);
   const allowInsecureHttp = flag(values, 'allow-insecure-http');
@@ -58,6 +84,32 @@ export async function runImport(kindName: ImportKindName, values: OptionValues, 
       'the base URL is plain http to another host: use https, or pass --allow-insecure-http',
     );
   }
+  const job: ImportJob = {
+    kindName,
+    file: stringValue(values, 'file') ?? '',
+    delimiter,
+    maps: stringList(values, 'map'),
+    spvSlug: stringValue(values, 'spv-slug') ?? '',
+    people: stringValue(values, 'people'),
+    check,
+    json,
+    quiet,
+    out,
+    chunkSize,
+    concurrency,
+    credentials,
+    allowInsecureHttp,
+    logLevel: resolveLogLevel(undefined, io.env[LOG_LEVEL_ENV]),
+  };
+  return runInThread(job, io);
+}
+
+/**
+ * The import itself: pass 1 checks the whole file locally (all `--check` does); pass 2 sends it in keyed
+ * chunks. A file that cannot be read or mapped sends nothing.
+ */
+export async function runImportJob(job: ImportJob, io: ImportIo): Promise<number> {
+  const { kindName, check, json, quiet } = job;
   let signal: string | undefined;
   void io.waitForInterrupt().then((name) => {
     signal = name;
@@ -66,20 +118,19 @@ export async function runImport(kindName: ImportKindName, values: OptionValues, 
   let request: ImportRequest;
   let scan: ScanResult;
   try {
-    const peopleFile = stringValue(values, 'people');
-    const people = peopleFile === undefined ? undefined : await readPeople(peopleFile);
-    const kind = kindName === 'investors' ? investorsImport() : subscriptionsImport(spvSlug, people);
-    const spv = kindName === 'subscriptions' ? `:${encodeURIComponent(spvSlug)}` : '';
+    const people = job.people === undefined ? undefined : await readPeople(job.people);
+    const kind = kindName === 'investors' ? investorsImport() : subscriptionsImport(job.spvSlug, people);
+    const spv = kindName === 'subscriptions' ? `:${encodeURIComponent(job.spvSlug)}` : '';
     request = {
       kindName,
-      source: { kind, file: stringValue(values, 'file') ?? '', delimiter, maps: stringList(values, 'map') },
+      source: { kind, file: job.file, delimiter: job.delimiter, maps: job.maps },
       check,
       json,
       quiet,
-      out,
-      chunkSize,
-      concurrency,
-      namespace: `partner-equity-import:${kindName}${spv}:${chunkSize}`,
+      out: job.out,
+      chunkSize: job.chunkSize,
+      concurrency: job.concurrency,
+      namespace: `partner-equity-import:${kindName}${spv}:${job.chunkSize}`,
       stopRequested: () => signal !== undefined,
       signal: () => signal,
     };
@@ -102,10 +153,10 @@ export async function runImport(kindName: ImportKindName, values: OptionValues, 
     io.stderr.write(`${scan.bad} row(s) fail the local check and will not be sent (see --check)\n`);
   }
   const client = new PartnerEquity({
-    ...(credentials as NonNullable<typeof credentials>),
-    allowInsecureHttp,
+    ...(job.credentials as Credentials),
+    allowInsecureHttp: job.allowInsecureHttp,
     logger: stderrLogger(io.stderr),
-    logLevel: resolveLogLevel(undefined, io.env[LOG_LEVEL_ENV]),
+    logLevel: job.logLevel,
   });
   try {
     return await sendFile(request, scan, client, io);
@@ -114,7 +165,7 @@ export async function runImport(kindName: ImportKindName, values: OptionValues, 
   }
 }
 
-function reportCheck(request: ImportRequest, scan: ScanResult, io: CliIo): number {
+function reportCheck(request: ImportRequest, scan: ScanResult, io: ImportIo): number {
   const file = request.source.file;
   if (request.json) {
     io.stdout.write(

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
-import type { CliIo } from '../command.js';
 import { type CheckedRow, checkedRows, type RowSource } from './checked-rows.js';
+import type { ImportIo } from './run-import.js';
 
 /** What the check pass found. */
 export interface ScanResult {
@@ -14,7 +14,7 @@ export interface ScanResult {
 
 /** How the check pass reports bad rows: every one (`--check`), or none (before an import). */
 export interface ScanOptions extends RowSource {
-  report?: { io: CliIo; json: boolean } | undefined;
+  report?: { io: ImportIo; json: boolean } | undefined;
   stopRequested(): boolean;
 }
 

@@ -1,16 +1,15 @@
 import type { PartnerEquity } from '../../index.js';
-import type { CliIo } from '../command.js';
 import { formatError } from '../format-error.js';
 import { IMPORT_EXIT } from './import-exit.js';
 import { type ImportCounts, Progress, type ProgressMode } from './progress.js';
 import { ResultsFile, resultCells, resultColumns } from './results-file.js';
-import type { ImportRequest } from './run-import.js';
+import type { ImportIo, ImportRequest } from './run-import.js';
 import type { ScanResult } from './scan-rows.js';
 import { sendRows } from './send-rows.js';
 
 const SIGNAL_EXIT: Record<string, number> = { SIGINT: IMPORT_EXIT.interrupted, SIGTERM: 143 };
 
-function progressMode(request: ImportRequest, io: CliIo): ProgressMode {
+function progressMode(request: ImportRequest, io: ImportIo): ProgressMode {
   if (request.json) return 'json';
   if (request.quiet) return 'quiet';
   return (io.stderr as { isTTY?: boolean }).isTTY === true ? 'tty' : 'plain';
@@ -24,7 +23,7 @@ export async function sendFile(
   request: ImportRequest,
   scan: ScanResult,
   client: PartnerEquity,
-  io: CliIo,
+  io: ImportIo,
 ): Promise<number> {
   const { kind, file } = request.source;
   const results =
