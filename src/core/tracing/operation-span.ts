@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { WithResponse } from '../request/api-promise.js';
 import type { RetryNotice } from '../request/retry-policy.js';
 import type { CallState } from '../request/send-attempt.js';
-import { errorType, type SdkSpan, type SpanAttributes, type Tracing } from './tracing.js';
+import { errorMessage, errorType, type SdkSpan, type SpanAttributes, type Tracing } from './tracing.js';
 
 /**
  * The CLIENT span of one API call (all its attempts), named for its operation (`spv_requests.create`),
@@ -60,7 +60,7 @@ export async function traceOperation<T>(
       'partner_equity.request_id': typeof requestId === 'string' ? requestId : undefined,
       'partner_equity.error_id': typeof errorId === 'string' ? errorId : undefined,
     });
-    span.fail(errorType(error), error instanceof Error ? error.message : String(error));
+    span.fail(errorType(error), errorMessage(error));
     throw error;
   } finally {
     if (state.attempts > 1) span.set({ 'http.request.resend_count': state.attempts - 1 });

@@ -162,6 +162,13 @@ export class SdkSpan {
   }
 }
 
+/** A failure's message for a span status: never the raw `Idempotency-Key` it may quote (spans hash keys). */
+export function errorMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const key = (error as { idempotencyKey?: unknown } | null)?.idempotencyKey;
+  return typeof key === 'string' && key !== '' ? message.split(key).join('[idempotency key]') : message;
+}
+
 /** The low-cardinality `error.type` of a failure: its HTTP status, else the SDK's error code or class name. */
 export function errorType(error: unknown): string {
   const { status, code, name } = (error ?? {}) as { status?: unknown; code?: unknown; name?: unknown };
@@ -185,7 +192,7 @@ export async function within<T>(
     describe?.(value, span);
     return value;
   } catch (error) {
-    span.fail(errorType(error), error instanceof Error ? error.message : String(error));
+    span.fail(errorType(error), errorMessage(error));
     throw error;
   } finally {
     span.end();
