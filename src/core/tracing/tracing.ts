@@ -88,48 +88,45 @@ export class Tracing {
           : kind === 'consumer'
             ? api.SpanKind.CONSUMER
             : api.SpanKind.INTERNAL,
-      attributes: this.clean(attributes),
+      attributes: clean(attributes, this.#secrets),
       root,
     });
     if (!span.isRecording()) {
       span.end();
       return undefined;
     }
-    return new SdkSpan(api, span, this);
+    return new SdkSpan(span, this.#secrets);
   }
+}
 
-  /** `attributes` without `undefined` values, every string redacted as log lines are. */
-  clean(attributes: SpanAttributes): OtelApi.Attributes {
-    const out: OtelApi.Attributes = {};
-    for (const [key, value] of Object.entries(attributes)) {
-      if (value !== undefined) out[key] = typeof value === 'string' ? this.redact(value) : value;
-    }
-    return out;
+/** `attributes` without `undefined` values, every string redacted as log lines are. */
+function clean(attributes: SpanAttributes, secrets: SecretRegistry | undefined): OtelApi.Attributes {
+  const out: OtelApi.Attributes = {};
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value !== undefined) out[key] = typeof value === 'string' ? redactText(value, secrets) : value;
   }
-
-  redact(text: string): string {
-    return redactText(text, this.#secrets);
-  }
+  return out;
 }
 
 /** One recording span and what the SDK does with it. */
 export class SdkSpan {
   readonly #api: typeof OtelApi;
   readonly #span: OtelApi.Span;
-  readonly #tracing: Tracing;
+  readonly #secrets: SecretRegistry | undefined;
 
-  constructor(otel: typeof OtelApi, span: OtelApi.Span, tracing: Tracing) {
-    this.#api = otel;
-    this.#span = span;
-    this.#tracing = tracing;
+  // `span` is an OpenTelemetry `Span`, typed `unknown` so the SDK's declarations never name the optional peer.
+  constructor(span: unknown, secrets: SecretRegistry | undefined) {
+    this.#api = api as typeof OtelApi;
+    this.#span = span as OtelApi.Span;
+    this.#secrets = secrets;
   }
 
   set(attributes: SpanAttributes): void {
-    this.#span.setAttributes(this.#tracing.clean(attributes));
+    this.#span.setAttributes(clean(attributes, this.#secrets));
   }
 
   event(name: string, attributes: SpanAttributes): void {
-    this.#span.addEvent(name, this.#tracing.clean(attributes));
+    this.#span.addEvent(name, clean(attributes, this.#secrets));
   }
 
   /** Links the span active now (the operation that waits) to this one (the exchange it waits for). */
@@ -153,8 +150,11 @@ export class SdkSpan {
 
   /** Marks the span failed: `error.type` and an ERROR status with the redacted message. */
   fail(errorType: string, message: string): void {
-    this.#span.setAttribute('error.type', this.#tracing.redact(errorType));
-    this.#span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message: this.#tracing.redact(message) });
+    this.#span.setAttribute('error.type', redactText(errorType, this.#secrets));
+    this.#span.setStatus({
+      code: this.#api.SpanStatusCode.ERROR,
+      message: redactText(message, this.#secrets),
+    });
   }
 
   end(): void {
