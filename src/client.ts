@@ -8,6 +8,7 @@ import type { Authenticator } from './core/request/authenticator.js';
 import { Requester } from './core/request/requester.js';
 import { resolveResponseValidation, responseValidation } from './core/request/response-validation.js';
 import { DEFAULT_RETRY } from './core/request/retry-policy.js';
+import { Tracing } from './core/tracing/tracing.js';
 import { isCleartextToNetwork } from './core/transport/loopback-host.js';
 import {
   type ClosableTransport,
@@ -131,6 +132,11 @@ export class PartnerEquity {
       validation: responseValidation(resolveResponseValidation(o.responseValidation), logger),
       secrets,
       logPersonalData: o.logPersonalData,
+      tracing: new Tracing({
+        tracerProvider: o.tracerProvider,
+        secrets,
+        propagate: o.propagateTraceContext,
+      }),
     });
     // Credentials become a token manager over `requester` (the token route needs no bearer token); the key
     // is imported, or refused, here, once. Derived clients share it, and so share tokens.

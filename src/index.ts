@@ -65,6 +65,7 @@ export type { Unrecognized } from './core/request/read-response.js';
 export type { RequestOptions } from './core/request/request-options.js';
 export type { ResponseValidationMode } from './core/request/response-validation.js';
 export type { RetryConfig } from './core/request/retry-policy.js';
+export type { TracerProviderLike } from './core/tracing/tracing.js';
 export type { UploadFile } from './core/uploads/file-source.js';
 export type { DoctorWebhookOptions } from './doctor/check-webhook.js';
 export type {

@@ -5,10 +5,11 @@ import { runImportCsv } from './import-csv.js';
 import { runOverNetwork } from './over-network.js';
 import { runRequestOverhead } from './request-overhead.js';
 import { runTokenManager } from './token-manager.js';
+import { runTracingOverhead } from './tracing-overhead.js';
 import { runUploads } from './uploads.js';
 import { runWebhooks } from './webhooks.js';
 
-/** The suite, in issue 8's order, then issue 25's and issue 29's scenarios. */
+/** The suite, in issue 8's order, then issue 25's, issue 29's and issue 30's scenarios. */
 export const scenarios: Scenario[] = [
   { id: '1', title: 'request overhead', run: runRequestOverhead },
   { id: '2', title: 'token manager', run: runTokenManager },
@@ -18,4 +19,5 @@ export const scenarios: Scenario[] = [
   { id: '6', title: 'cold start', run: runColdStart },
   { id: '7', title: 'over a network', run: runOverNetwork },
   { id: '8', title: 'CSV import', run: runImportCsv },
+  { id: '9', title: 'tracing overhead', run: runTracingOverhead },
 ];

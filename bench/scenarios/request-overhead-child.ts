@@ -6,8 +6,15 @@ import { importSdk } from '../lib/build-sdk.js';
 import { type ServedContender, serveContender } from '../lib/contender-process.js';
 import { pool } from '../lib/interleave.js';
 
-/** The contenders, as request-overhead.ts describes them. */
-export type RequestOverheadMode = 'sdk' | 'sdk off' | 'minimal validated' | 'raw undici' | 'fetch';
+/** The contenders, as request-overhead.ts (and, for the traced ones, tracing-overhead.ts) describe them. */
+export type RequestOverheadMode =
+  | 'sdk'
+  | 'sdk off'
+  | 'minimal validated'
+  | 'raw undici'
+  | 'fetch'
+  | 'sdk otel no provider'
+  | 'sdk traced';
 
 /** What request-overhead.ts starts a contender with. */
 export interface RequestOverheadSetup {
@@ -37,7 +44,8 @@ async function contender(setup: RequestOverheadSetup): Promise<ServedContender> 
     await pool(setup.warmUp ?? 0, concurrency, call);
     return { segment: () => pool(perSegment, concurrency, call), close };
   };
-  if (mode === 'sdk' || mode === 'sdk off') {
+  if (mode === 'sdk otel no provider' || mode === 'sdk traced') await registerOtel(mode === 'sdk traced');
+  if (mode === 'sdk' || mode === 'sdk off' || mode === 'sdk otel no provider' || mode === 'sdk traced') {
     const { PartnerEquity } = await importSdk();
     const client = new PartnerEquity({
       ...setup.partner,
@@ -85,6 +93,26 @@ async function contender(setup: RequestOverheadSetup): Promise<ServedContender> 
     if (!parsed.success) throw new Error('response does not match the schema');
     expectSlug(parsed.data);
   }, close);
+}
+
+/**
+ * A partner's OpenTelemetry setup: the AsyncLocalStorage context manager, and with `provider` a global
+ * tracer provider whose batch processor hands spans to an exporter that drops them (the SDK's own cost,
+ * not an exporter's). Without it, the API is present but no tracer provider is registered.
+ */
+async function registerOtel(provider: boolean): Promise<void> {
+  const { context, trace } = await import('@opentelemetry/api');
+  const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  if (!provider) return;
+  const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const dropAll = {
+    export: (_spans: unknown, done: (result: { code: 0 }) => void) => done({ code: 0 }),
+    shutdown: async () => {},
+  };
+  trace.setGlobalTracerProvider(
+    new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropAll)] }),
+  );
 }
 
 await serveContender<RequestOverheadSetup>(contender);

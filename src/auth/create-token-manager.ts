@@ -15,7 +15,7 @@ export function createTokenManager(options: ClientOptions, requester: Requester)
   const { clientId, issuer, privateKey, signer, keyId, baseUrl, assertionAlgorithm } = options;
   if (clientId === undefined || issuer === undefined) return undefined;
   if (signer === undefined && privateKey === undefined) return undefined;
-  const { clock, logger, maxRetries, retry, secrets } = requester.config;
+  const { clock, logger, maxRetries, retry, secrets, tracing } = requester.config;
   return new TokenManager({
     identity: { issuer, clientId, audience: baseUrl, keyId, algorithm: assertionAlgorithm },
     sign: signer ?? importPrivateKey(privateKey),
@@ -25,6 +25,7 @@ export function createTokenManager(options: ClientOptions, requester: Requester)
     maxRetries,
     retry,
     secrets,
+    tracing,
     store: options.tokenStore,
   });
 }

@@ -4,6 +4,7 @@ import type { Logger } from '../core/logging/logger.js';
 import type { SecretRegistry } from '../core/logging/secret-registry.js';
 import type { Authenticator } from '../core/request/authenticator.js';
 import { DEFAULT_RETRY, type RetryConfig } from '../core/request/retry-policy.js';
+import { type SdkSpan, type Tracing, within } from '../core/tracing/tracing.js';
 import type { AssertionIdentity } from './assertion.js';
 import { requestJwtGrant } from './jwt-grant.js';
 import { MemoryTokenStore } from './memory-token-store.js';
@@ -42,6 +43,8 @@ export interface TokenManagerOptions {
   store?: TokenStore | undefined;
   /** Learns every assertion and refresh token before it is sent, and every token pair on arrival. */
   secrets?: SecretRegistry | undefined;
+  /** Where exchange spans go (a background renewal is a trace of its own). */
+  tracing?: Tracing | undefined;
 }
 
 interface HeldToken {
@@ -92,6 +95,8 @@ export class TokenManager implements Authenticator {
   /** The token last refused with 401, never adopted again. */
   #stale: string | undefined;
   #inflight: Promise<HeldToken> | undefined;
+  /** The span of the exchange in flight, which every caller that waits for it links to. */
+  #inflightSpan: SdkSpan | undefined;
   #backgroundNotBefore = Number.NEGATIVE_INFINITY;
 
   constructor(options: TokenManagerOptions) {
@@ -123,7 +128,7 @@ export class TokenManager implements Authenticator {
 
   /** A valid access token: the cached one, or a new one when none is usable. */
   async getToken(signal?: AbortSignal): Promise<string> {
-    return this.currentToken() ?? (await waitFor(() => this.#exchange(), signal)).accessToken;
+    return this.currentToken() ?? (await this.#waitForExchange('needed', signal)).accessToken;
   }
 
   /**
@@ -151,7 +156,7 @@ export class TokenManager implements Authenticator {
     if (this.#token?.accessToken !== failedToken) return true;
     this.#token = undefined;
     this.#stale = failedToken;
-    await waitFor(() => this.#exchange(), signal);
+    await this.#waitForExchange('unauthorized', signal);
     return true;
   }
 
@@ -160,8 +165,18 @@ export class TokenManager implements Authenticator {
     return this.#serverClock.offsetMs;
   }
 
+  /** The exchange the caller waits for; its span is linked from the caller's (the active) span. */
+  #waitForExchange(trigger: 'needed' | 'unauthorized', signal?: AbortSignal): Promise<HeldToken> {
+    // An already-aborted signal starts no exchange (waitFor checks it before calling).
+    return waitFor(() => {
+      const exchange = this.#exchange(trigger);
+      this.#inflightSpan?.linkFromActive();
+      return exchange;
+    }, signal);
+  }
+
   #renewInBackground(): void {
-    this.#exchange().catch((error: unknown) => {
+    this.#exchange('background').catch((error: unknown) => {
       this.#backgroundNotBefore = this.#clock.now() + BACKGROUND_RETRY_MS;
       this.#options.logger?.warn(
         'Access token renewal failed; the current token is still used',
@@ -171,15 +186,23 @@ export class TokenManager implements Authenticator {
   }
 
   /** The exchange in flight, or a new one. Cleared when it settles, whatever the outcome. */
-  #exchange(): Promise<HeldToken> {
+  #exchange(trigger: 'needed' | 'unauthorized' | 'background'): Promise<HeldToken> {
     if (this.#inflight !== undefined) return this.#inflight;
-    const inflight = (async () => {
-      try {
-        return await this.#obtain();
-      } finally {
-        this.#inflight = undefined;
-      }
-    })();
+    const tracing = this.#options.tracing;
+    // A background renewal serves no waiting call: a root span, not a child of the call that started it.
+    const span = tracing?.enabled
+      ? tracing.start(
+          'oauth.token_exchange',
+          'internal',
+          { 'partner_equity.token.trigger': trigger },
+          trigger === 'background',
+        )
+      : undefined;
+    this.#inflightSpan = span;
+    const inflight = within(span, () => this.#obtain()).finally(() => {
+      this.#inflight = undefined;
+      this.#inflightSpan = undefined;
+    });
     // A caller that stopped waiting (abort) must not leave an unhandled rejection behind.
     // Stryker disable next-line CallExpression: a guard; every caller today handles the rejection itself
     inflight.catch(() => undefined);
@@ -204,6 +227,7 @@ export class TokenManager implements Authenticator {
     this.#hasRefresh = false;
     if (refresh !== undefined && this.#clock.now() < refresh.expiresAt) {
       const startedAt = this.#clock.now();
+      this.#inflightSpan?.set({ 'partner_equity.token.grant_type': 'refresh_token' });
       try {
         const result = await this.#options.endpoint({
           grant_type: 'refresh_token',
@@ -215,6 +239,7 @@ export class TokenManager implements Authenticator {
         this.#options.logger?.debug('Refresh grant failed; using a new assertion', describe(error));
       }
     }
+    this.#inflightSpan?.set({ 'partner_equity.token.grant_type': 'jwt_bearer' });
     const { result, startedAt } = await requestJwtGrant({
       endpoint: this.#options.endpoint,
       sign: this.#options.sign,

@@ -10,6 +10,7 @@ import type { Authenticator } from './request/authenticator.js';
 import { HeadersSchema } from './request/build-request.js';
 import { RESPONSE_VALIDATION_MODES, type ResponseValidationMode } from './request/response-validation.js';
 import type { RetryConfig } from './request/retry-policy.js';
+import type { TracerProviderLike } from './tracing/tracing.js';
 import { isCleartextToNetwork } from './transport/loopback-host.js';
 
 /**
@@ -105,6 +106,19 @@ export interface ClientOptions {
    */
   tokenStore?: TokenStore | undefined;
   /**
+   * The OpenTelemetry tracer provider for the SDK's spans. Without it the global one is used (registered by
+   * `NodeSDK.start()` or `provider.register()`); with neither, or without `@opentelemetry/api` installed,
+   * tracing is off and costs nothing. See docs/observability.md.
+   * @default the global tracer provider
+   */
+  tracerProvider?: TracerProviderLike | undefined;
+  /**
+   * Send the active trace context (`traceparent`, by the global propagator) with every API request. Off by
+   * default: the API's spec does not say the service reads it.
+   * @default false
+   */
+  propagateTraceContext?: boolean | undefined;
+  /**
    * @internal A ready-made authenticator instead of credentials (tests and advanced wiring).
    */
   authenticator?: Authenticator | undefined;
@@ -177,6 +191,12 @@ const optionsSchema = z
         message: 'must be a TokenStore (read, lease, takeRefreshToken and write methods)',
       })
       .optional(),
+    tracerProvider: z
+      .custom<TracerProviderLike>(hasMethods('getTracer'), {
+        message: 'must be a TracerProvider (getTracer)',
+      })
+      .optional(),
+    propagateTraceContext: z.boolean().optional(),
     authenticator: z
       .custom<Authenticator>(hasMethods('getToken', 'onUnauthorized'), {
         message: 'must be an Authenticator',

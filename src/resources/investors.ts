@@ -22,7 +22,7 @@ import {
 } from './bulk-options.js';
 import { resolveIdempotencyKey } from './idempotent-request-options.js';
 import { checkInvestorRow, checkInvestorRows } from './investor-rows.js';
-import { callOf, OPERATIONS } from './operations.js';
+import { callOf, OPERATIONS, operationName } from './operations.js';
 import { guarded, inputIssues, requestOptions } from './parse-input.js';
 
 /** Options of `client.investors.create()`. */
@@ -108,6 +108,8 @@ export class Investors {
         concurrency: data.concurrency ?? DEFAULT_CONCURRENCY,
         baseKey: key,
         field: 'investors',
+        tracing: this.#requester.config.tracing,
+        operation: operationName(OPERATIONS['investors.create']),
         send: (rows, idempotencyKey, bodyJson) =>
           this.#requester.request({
             ...callOf(OPERATIONS['investors.create']),

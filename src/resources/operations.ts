@@ -261,12 +261,27 @@ export function callOf<O extends Operation>(
   method: O['method'];
   path: string;
   route: string;
+  operation: string | undefined;
   response: O['response'];
   validation: 'strict' | 'off' | undefined;
   auth: 'bearer' | 'optional' | 'none';
 } {
   const { method, route, response, validation, auth = 'bearer' } = operation;
-  return { method, path: fillRoute(route, params), route, response, validation, auth };
+  const name = operationName(operation);
+  return { method, path: fillRoute(route, params), route, operation: name, response, validation, auth };
+}
+
+let names: Map<Operation, string> | undefined;
+
+/**
+ * The operation's name in traces: its key in {@link OPERATIONS} in snake_case (`spv_requests.create`,
+ * `subscriptions.upload_signed_form`); `undefined` for an operation outside the table.
+ */
+export function operationName(operation: Operation): string | undefined {
+  names ??= new Map(
+    Object.entries(OPERATIONS).map(([key, op]) => [op, key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]),
+  );
+  return names.get(operation);
 }
 
 function fillRoute(route: string, params: Record<string, string>): string {

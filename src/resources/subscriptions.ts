@@ -152,6 +152,8 @@ export class Subscriptions {
         concurrency: bulk.data.concurrency ?? DEFAULT_CONCURRENCY,
         baseKey: key,
         field: 'subscriptions',
+        tracing: this.#requester.config.tracing,
+        operation: call.operation,
         send: (rows, idempotencyKey, bodyJson) =>
           this.#requester.request({
             ...call,

@@ -1,3 +1,10 @@
+import {
+  type SdkSpan,
+  startSpan,
+  type TracerProviderLike,
+  Tracing,
+  within,
+} from '../core/tracing/tracing.js';
 import { DOCTOR_PROBE_EVENT_TYPE } from './doctor-probe.js';
 import type { KnownWebhookEvent, RecognisedWebhookEvent, WebhookEvent } from './event-union.js';
 import type { KnownWebhookEventType } from './events.js';
@@ -26,6 +33,12 @@ export interface WebhookReceiverOptions {
   now?: (() => number | Date) | undefined;
   /** Where operator lines go (see {@link WebhookLogger}). @default console */
   logger?: WebhookLogger | undefined;
+  /**
+   * The OpenTelemetry tracer provider for the CONSUMER span of each delivery; tracing is off without it and
+   * without a global provider (or without `@opentelemetry/api`). See docs/observability.md.
+   * @default the global tracer provider
+   */
+  tracerProvider?: TracerProviderLike | undefined;
 }
 
 /** Where an error reported to `onError` came from. */
@@ -57,6 +70,15 @@ export type WebhookHandler<E> = (event: E) => unknown;
 export type WebhookErrorHandler = (error: Error, context: WebhookErrorContext) => unknown;
 
 const DEFAULT_ID_TTL_SECONDS = 86_400;
+
+// The answer on the delivery's span (refusals and handler failures marked it failed where they happened).
+function describeReceipt(receipt: WebhookReceipt, span: SdkSpan): void {
+  span.set({
+    'partner_equity.webhook.outcome': receipt.outcome,
+    'http.response.status_code': receipt.status,
+  });
+  if (receipt.outcome === 'unavailable') span.fail('id_store_unavailable', receipt.body);
+}
 
 function isDeveloperMistake(error: unknown, stage: WebhookErrorContext['stage']): boolean {
   if (stage !== 'verify') return true;
@@ -92,6 +114,7 @@ export class WebhookReceiver {
   readonly #handlers = new Map<string, WebhookHandler<never>[]>();
   readonly #anyHandlers: WebhookHandler<WebhookEvent>[] = [];
   readonly #errorHandlers: WebhookErrorHandler[] = [];
+  readonly #tracing: Tracing;
 
   constructor(webhook: Pick<Webhook, 'verify' | 'toleranceSeconds'>, options: WebhookReceiverOptions = {}) {
     this.#webhook = webhook;
@@ -107,6 +130,7 @@ export class WebhookReceiver {
         ? undefined
         : (options.idStore ?? new MemoryWebhookIdStore(options.now ? { now: options.now } : {}));
     this.#log = new ReceiverLog(options.logger ?? console);
+    this.#tracing = new Tracing({ tracerProvider: options.tracerProvider });
   }
 
   /** Runs `handler` for every verified event of `type`. */
@@ -133,11 +157,23 @@ export class WebhookReceiver {
   }
 
   /** Verifies, de-duplicates and dispatches one delivery; framework adapters call this. */
-  async receive(rawBody: RawBody, headers: WebhookRequestHeaders): Promise<WebhookReceipt> {
+  receive(rawBody: RawBody, headers: WebhookRequestHeaders): Promise<WebhookReceipt> {
+    const tracing = this.#tracing;
+    // Tracing off: the delivery is handled exactly as without it (no extra await before verifying).
+    if (tracing.loading === undefined && !tracing.enabled) return this.#receive(rawBody, headers);
+    return startSpan(tracing, 'webhooks.receive', 'consumer', { 'messaging.operation.type': 'process' }).then(
+      (span) => within(span, () => this.#receive(rawBody, headers, span), describeReceipt),
+    );
+  }
+
+  async #receive(rawBody: RawBody, headers: WebhookRequestHeaders, span?: SdkSpan): Promise<WebhookReceipt> {
     let event: WebhookEvent;
     try {
       event = await this.#webhook.verify(rawBody, headers);
     } catch (error) {
+      const reason = error instanceof WebhookVerificationError ? error.reason : 'verification_failed';
+      span?.set({ 'partner_equity.webhook.verification': reason });
+      span?.fail(reason, `Webhook refused: ${reason}`);
       await this.#report(error, { stage: 'verify' });
       if (!(error instanceof WebhookVerificationError)) {
         return { status: 500, body: 'Webhook verification failed', outcome: 'failed' };
@@ -153,6 +189,11 @@ export class WebhookReceiver {
       }
       return { status: 400, body: 'Invalid webhook', outcome: 'rejected' };
     }
+    span?.set({
+      'partner_equity.webhook.verification': 'verified',
+      'messaging.message.id': event.webhookId,
+      'partner_equity.webhook.event_type': event.recognised ? event.type : 'unrecognised',
+    });
     // The doctor's probe: acknowledged as a receiver should, but no event of the service for handlers.
     if (event.recognised && event.type === DOCTOR_PROBE_EVENT_TYPE) {
       return { status: 204, body: '', outcome: 'handled', event };
@@ -163,6 +204,7 @@ export class WebhookReceiver {
     if (this.#store) {
       try {
         const state = await this.#store.claim(id, this.#ttl);
+        span?.set({ 'partner_equity.webhook.duplicate': state });
         if (state === 'done') return { status: 204, body: '', outcome: 'duplicate', event };
         if (state === 'in_progress') {
           return { status: 409, body: 'Webhook already being processed', outcome: 'in_progress', event };
@@ -172,13 +214,23 @@ export class WebhookReceiver {
         return { status: 503, body: 'Webhook id store unavailable', outcome: 'unavailable', event };
       }
     }
+    const started = performance.now();
+    const handled = (outcome: string) =>
+      span?.set({
+        'partner_equity.webhook.handler.outcome': outcome,
+        'partner_equity.webhook.handler.duration_ms': performance.now() - started,
+      });
     try {
       if (event.recognised) {
         for (const handler of this.#handlers.get(event.type) ?? [])
           await (handler as WebhookHandler<WebhookEvent>)(event);
       }
       for (const handler of this.#anyHandlers) await handler(event);
+      handled('ok');
     } catch (error) {
+      handled('error');
+      // The class name only: a handler's message is the partner's text, which this span cannot vouch for.
+      span?.fail(error instanceof Error ? error.name : typeof error, 'Webhook handler failed');
       try {
         await this.#store?.release(id);
       } catch (releaseError) {

@@ -26,5 +26,7 @@ describe('importing the SDK', () => {
     // File reading on the first upload, the doctor on client.doctor(): each has its own tests of what it
     // does once loaded.
     expect(onFirstUse).toEqual([]);
+    // Tracing loads @opentelemetry/api on the first call, and only when a tracer provider is registered.
+    expect(loaded.filter((path) => path.includes('@opentelemetry'))).toEqual([]);
   });
 });

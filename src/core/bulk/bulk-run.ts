@@ -2,6 +2,8 @@ import { APIError, APIUserAbortError, PartnerEquityError } from '../errors/error
 import type { APIPromise, RawResponse } from '../request/api-promise.js';
 import { chunkKey, idempotencyKeyOfJson, stableJson } from '../request/idempotency.js';
 import { isRetryable } from '../request/retry-policy.js';
+import { bulkOutcome } from '../tracing/operation-span.js';
+import { startSpan, type Tracing, within } from '../tracing/tracing.js';
 import { type PoolVerdict, runPool } from './bulk-pool.js';
 
 /** Where a long bulk call stands; reported after every chunk (the last report has `done === total`). */
@@ -65,6 +67,9 @@ export interface BulkRunSpec<Input, Result> {
   failure(input: Input, error: { code: string; message: string; retryable: boolean }): Result;
   succeeded(result: Result): boolean;
   onProgress?: ((progress: BulkProgress) => void) | undefined;
+  /** Where the call's span goes: one INTERNAL span named `operation`, over its chunks' CLIENT spans. */
+  tracing?: Tracing | undefined;
+  operation?: string | undefined;
 }
 
 /** Every row's result in input order, what each chunk did, and a summary response. */
@@ -94,6 +99,18 @@ interface Chunk<Input> {
 export async function runBulk<Input, Result>(
   spec: BulkRunSpec<Input, Result>,
 ): Promise<BulkRunOutcome<Result>> {
+  const span = await startSpan(spec.tracing, spec.operation ?? 'bulk', 'internal', {
+    'partner_equity.bulk.rows': spec.inputs.length,
+    'partner_equity.bulk.chunk_size': spec.chunkSize,
+  });
+  return within(
+    span,
+    () => sendChunks(spec),
+    (outcome, bulk) => bulk.set(bulkOutcome(outcome, spec.succeeded)),
+  );
+}
+
+async function sendChunks<Input, Result>(spec: BulkRunSpec<Input, Result>): Promise<BulkRunOutcome<Result>> {
   const results: (Result | undefined)[] = new Array(spec.inputs.length);
   const slotCount = Math.ceil(spec.inputs.length / spec.chunkSize);
   // Slot k once prepared: its chunk, or null when every row of it was refused (nothing to send).

@@ -19,6 +19,8 @@ export interface RequestSpec<T, Body = T> {
   path: string;
   /** The route template (`/v1/spv-requests/{slug}`), so warnings about a route are said once. */
   route?: string | undefined;
+  /** The operation's name in traces: its `OPERATIONS` key in snake_case (`spv_requests.get`). */
+  operation?: string | undefined;
   query?: QueryParams | undefined;
   /** A JSON request body. */
   json?: unknown;

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Logger, LogLevel } from '../logging/logger.js';
 import type { SecretRegistry } from '../logging/secret-registry.js';
+import type { Tracing } from '../tracing/tracing.js';
 import type { Transport } from '../transport/transport.js';
 import type { Authenticator } from './authenticator.js';
 import type { ResponseValidation } from './response-validation.js';
@@ -30,6 +31,8 @@ export interface RequesterConfig {
   validation: ResponseValidation;
   /** The client's tokens and assertions, redacted by value from errors and log lines. */
   secrets?: SecretRegistry | undefined;
+  /** Where spans go (OpenTelemetry); off when `@opentelemetry/api` is absent or no provider is registered. */
+  tracing?: Tracing | undefined;
   /** Log personal data fields (e-mail, names, date of birth…) instead of masking them. @default false */
   logPersonalData?: boolean | undefined;
 }

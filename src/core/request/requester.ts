@@ -1,5 +1,6 @@
 import { AbortError } from 'p-retry';
 import { APIUserAbortError, InputValidationError } from '../errors/errors.js';
+import { recordRetry, startOperationSpan, traceOperation } from '../tracing/operation-span.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import {
   assertOneBody,
@@ -12,7 +13,7 @@ import {
 import { parseSuccess, type ReadResponse, type ResponseContext, toAPIError } from './read-response.js';
 import type { RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester-config.js';
-import { withRetries } from './retry-policy.js';
+import { type RetryLoop, withRetries } from './retry-policy.js';
 import { type CallState, sendAttempt } from './send-attempt.js';
 
 export type { RequesterConfig };
@@ -131,7 +132,7 @@ export class Requester {
       }
     };
 
-    return withRetries(attempt, {
+    const loop: RetryLoop = {
       retries: options.maxRetries ?? config.maxRetries,
       retry: config.retry,
       clock: config.clock,
@@ -141,7 +142,15 @@ export class Requester {
       signal,
       // A POST is repeated only with an idempotency key (or when repeating it is harmless).
       repeatable: spec.method !== 'POST' || idempotencyKey !== undefined || spec.retryPost === true,
-    });
+    };
+    // Tracing off (no @opentelemetry/api, no provider) costs these checks and nothing else.
+    const { tracing } = config;
+    if (tracing?.loading !== undefined) await tracing.loading;
+    const span = tracing?.enabled ? startOperationSpan(tracing, config.baseUrl, state) : undefined;
+    if (span === undefined) return withRetries(attempt, loop);
+    if (tracing?.propagate) span.inject(headers);
+    loop.onRetry = (notice) => recordRetry(span, notice);
+    return traceOperation(span, state, () => withRetries(attempt, loop));
   }
 
   // The single re-send after a 401, when the authenticator produced a fresh token.

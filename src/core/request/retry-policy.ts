@@ -53,6 +53,15 @@ export interface RetryLoop {
   signal?: AbortSignal | undefined;
   /** Whether the call may be repeated at all (a POST without an idempotency key may not). @default true */
   repeatable?: boolean | undefined;
+  /** Hears each retry before its wait (the tracing span's events). */
+  onRetry?: ((notice: RetryNotice) => void) | undefined;
+}
+
+/** A retry about to happen: its number (1 for the first), the wait before it and the error that caused it. */
+export interface RetryNotice {
+  retry: number;
+  delayMs: number;
+  error: Error;
 }
 
 /**
@@ -84,6 +93,7 @@ export function withRetries<T>(attempt: () => Promise<T>, loop: RetryLoop): Prom
         return false;
       }
       logger?.debug(`${label}: retrying in ${delay}ms`, { reason: error.message });
+      loop.onRetry?.({ retry: retriesConsumed + 1, delayMs: delay, error });
       try {
         await clock.sleep(delay, loop.signal);
       } catch (reason) {

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import type { WithResponse } from '../request/api-promise.js';
+import type { RetryNotice } from '../request/retry-policy.js';
+import type { CallState } from '../request/send-attempt.js';
+import { errorMessage, errorType, type SdkSpan, type SpanAttributes, type Tracing } from './tracing.js';
+
+/**
+ * The CLIENT span of one API call (all its attempts), named for its operation (`spv_requests.create`),
+ * with the OpenTelemetry HTTP client attributes: never a URL with ids or a query, only `url.template`.
+ */
+export function startOperationSpan(tracing: Tracing, baseUrl: URL, state: CallState): SdkSpan | undefined {
+  const { spec, idempotencyKey } = state;
+  return tracing.start(spec.operation ?? spec.method, 'client', {
+    'http.request.method': spec.method,
+    'server.address': baseUrl.hostname.replace(/^\[|\]$/g, ''),
+    'server.port': Number(baseUrl.port) || (baseUrl.protocol === 'https:' ? 443 : 80),
+    'url.template': spec.route,
+    'partner_equity.idempotency_key.sha256':
+      idempotencyKey === undefined ? undefined : keyHash(idempotencyKey),
+  });
+}
+
+/** The first 16 hex digits of the key's SHA-256: enough to match calls, never the key itself. */
+export function keyHash(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 16);
+}
+
+/** One event per retry: its number, the wait before it and why. */
+export function recordRetry(span: SdkSpan, notice: RetryNotice): void {
+  const status = (notice.error as { status?: unknown }).status;
+  span.event('retry', {
+    'http.request.resend_count': notice.retry,
+    'partner_equity.retry.delay_ms': notice.delayMs,
+    'partner_equity.retry.reason': errorType(notice.error),
+    'http.response.status_code': typeof status === 'number' ? status : undefined,
+  });
+}
+
+/** Runs the call's attempts in the span's context and ends the span with the call's outcome. */
+export async function traceOperation<T>(
+  span: SdkSpan,
+  state: CallState,
+  run: () => Promise<WithResponse<T>>,
+): Promise<WithResponse<T>> {
+  try {
+    const result = await span.run(run);
+    span.set({
+      'http.response.status_code': result.response.status,
+      'partner_equity.request_id': result.response.requestId,
+    });
+    return result;
+  } catch (error) {
+    const { status, requestId, errorId } = error as {
+      status?: unknown;
+      requestId?: unknown;
+      errorId?: unknown;
+    };
+    span.set({
+      'http.response.status_code': typeof status === 'number' ? status : undefined,
+      'partner_equity.request_id': typeof requestId === 'string' ? requestId : undefined,
+      'partner_equity.error_id': typeof errorId === 'string' ? errorId : undefined,
+    });
+    span.fail(errorType(error), errorMessage(error));
+    throw error;
+  } finally {
+    if (state.attempts > 1) span.set({ 'http.request.resend_count': state.attempts - 1 });
+    span.end();
+  }
+}
+
+/** A bulk call's span attributes once it is done: chunks, and rows sent, succeeded and failed. */
+export function bulkOutcome<Result>(
+  { results, chunks }: { results: readonly Result[]; chunks: readonly { sent: boolean; rows: number }[] },
+  succeeded: (result: Result) => boolean,
+): SpanAttributes {
+  const ok = results.filter(succeeded).length;
+  return {
+    'partner_equity.bulk.chunks': chunks.length,
+    'partner_equity.bulk.chunks_sent': chunks.filter((chunk) => chunk.sent).length,
+    'partner_equity.bulk.rows_sent': chunks.reduce((sum, chunk) => sum + (chunk.sent ? chunk.rows : 0), 0),
+    'partner_equity.bulk.rows_succeeded': ok,
+    'partner_equity.bulk.rows_failed': results.length - ok,
+  };
+}

@@ -1,0 +1,211 @@
+import type * as OtelApi from '@opentelemetry/api';
+import { VERSION } from '../../version.js';
+import { redactText } from '../logging/redact.js';
+import type { SecretRegistry } from '../logging/secret-registry.js';
+
+/**
+ * An OpenTelemetry `TracerProvider` (from `@opentelemetry/sdk-trace-node` or any SDK). Only `getTracer` is
+ * used; typed structurally so the SDK's types never require `@opentelemetry/api`.
+ */
+export interface TracerProviderLike {
+  getTracer(name: string, version?: string): unknown;
+}
+
+/** Values a span attribute may hold; `undefined` ones are left out. */
+export type SpanAttributes = Record<string, string | number | boolean | undefined>;
+
+/** The SDK's instrumentation scope. */
+export const TRACER_NAME = '@partner-equity/sdk';
+
+// The optional peer, loaded once per process: `undefined` not tried yet, `null` not installed.
+let api: typeof OtelApi | null | undefined;
+let loading: Promise<void> | undefined;
+// A variable specifier: bundlers (workers, edge) leave it alone instead of failing when it is not installed.
+const OTEL_API = '@opentelemetry/api';
+// The API's cross-copy registry on globalThis: it exists once anything registered a global provider, so
+// without it there is nothing to trace with and nothing is loaded.
+const OTEL_REGISTRY = Symbol.for('opentelemetry.js.api.1');
+
+function load(): Promise<void> {
+  loading ??= import(/* webpackIgnore: true */ /* @vite-ignore */ OTEL_API).then(
+    (module: typeof OtelApi) => {
+      api = module;
+    },
+    () => {
+      api = null;
+    },
+  );
+  return loading;
+}
+
+/**
+ * Where the SDK's spans go: the `tracerProvider` given, else the global one (`trace.getTracer`). Off — and
+ * free — while `@opentelemetry/api` is not installed or nothing registered a provider.
+ */
+export class Tracing {
+  readonly #provider: TracerProviderLike | undefined;
+  readonly #secrets: SecretRegistry | undefined;
+  #tracer: OtelApi.Tracer | undefined;
+  /** Inject `traceparent` (and the configured propagators' headers) into outgoing requests. */
+  readonly propagate: boolean;
+
+  constructor(options: {
+    tracerProvider?: TracerProviderLike | undefined;
+    secrets?: SecretRegistry | undefined;
+    propagate?: boolean | undefined;
+  }) {
+    this.#provider = options.tracerProvider;
+    this.#secrets = options.secrets;
+    this.propagate = options.propagate === true;
+  }
+
+  /** A promise only while `@opentelemetry/api` has to be loaded (the first traced call); else `undefined`. */
+  get loading(): Promise<void> | undefined {
+    if (api !== undefined) return undefined;
+    if (this.#provider === undefined && !(OTEL_REGISTRY in globalThis)) return undefined;
+    return load();
+  }
+
+  /** Whether spans may be recorded (the API is loaded); `start` still returns none without a provider. */
+  get enabled(): boolean {
+    return api != null;
+  }
+
+  /** A started span, or `undefined` when nothing records it (no provider, sampled out, API absent). */
+  start(
+    name: string,
+    kind: 'client' | 'consumer' | 'internal',
+    attributes: SpanAttributes = {},
+    root = false,
+  ): SdkSpan | undefined {
+    if (api == null) return undefined;
+    this.#tracer ??= (this.#provider?.getTracer(TRACER_NAME, VERSION) ??
+      api.trace.getTracer(TRACER_NAME, VERSION)) as OtelApi.Tracer;
+    const span = this.#tracer.startSpan(name, {
+      kind:
+        kind === 'client'
+          ? api.SpanKind.CLIENT
+          : kind === 'consumer'
+            ? api.SpanKind.CONSUMER
+            : api.SpanKind.INTERNAL,
+      attributes: clean(attributes, this.#secrets),
+      root,
+    });
+    if (!span.isRecording()) {
+      span.end();
+      return undefined;
+    }
+    return new SdkSpan(span, this.#secrets);
+  }
+}
+
+/** `attributes` without `undefined` values, every string redacted as log lines are. */
+function clean(attributes: SpanAttributes, secrets: SecretRegistry | undefined): OtelApi.Attributes {
+  const out: OtelApi.Attributes = {};
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value !== undefined) out[key] = typeof value === 'string' ? redactText(value, secrets) : value;
+  }
+  return out;
+}
+
+/** One recording span and what the SDK does with it. */
+export class SdkSpan {
+  readonly #api: typeof OtelApi;
+  readonly #span: OtelApi.Span;
+  readonly #secrets: SecretRegistry | undefined;
+
+  // `span` is an OpenTelemetry `Span`, typed `unknown` so the SDK's declarations never name the optional peer.
+  constructor(span: unknown, secrets: SecretRegistry | undefined) {
+    this.#api = api as typeof OtelApi;
+    this.#span = span as OtelApi.Span;
+    this.#secrets = secrets;
+  }
+
+  set(attributes: SpanAttributes): void {
+    this.#span.setAttributes(clean(attributes, this.#secrets));
+  }
+
+  event(name: string, attributes: SpanAttributes): void {
+    this.#span.addEvent(name, clean(attributes, this.#secrets));
+  }
+
+  /** Links the span active now (the operation that waits) to this one (the exchange it waits for). */
+  linkFromActive(): void {
+    const active = this.#api.trace.getActiveSpan();
+    if (active !== undefined && active !== this.#span)
+      active.addLink?.({ context: this.#span.spanContext() });
+  }
+
+  /** Runs `fn` with this span as the active one: spans started inside (undici's, the partner's) are its children. */
+  run<T>(fn: () => T): T {
+    const { context, trace } = this.#api;
+    return context.with(trace.setSpan(context.active(), this.#span), fn);
+  }
+
+  /** Writes this span's context into `headers` with the global propagator (W3C `traceparent` by default). */
+  inject(headers: Record<string, string>): void {
+    const { context, propagation, trace } = this.#api;
+    propagation.inject(trace.setSpan(context.active(), this.#span), headers);
+  }
+
+  /** Marks the span failed: `error.type` and an ERROR status with the redacted message. */
+  fail(errorType: string, message: string): void {
+    this.#span.setAttribute('error.type', redactText(errorType, this.#secrets));
+    this.#span.setStatus({
+      code: this.#api.SpanStatusCode.ERROR,
+      message: redactText(message, this.#secrets),
+    });
+  }
+
+  end(): void {
+    this.#span.end();
+  }
+}
+
+/** A failure's message for a span status: never the raw `Idempotency-Key` it may quote (spans hash keys). */
+export function errorMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const key = (error as { idempotencyKey?: unknown } | null)?.idempotencyKey;
+  return typeof key === 'string' && key !== '' ? message.split(key).join('[idempotency key]') : message;
+}
+
+/** The low-cardinality `error.type` of a failure: its HTTP status, else the SDK's error code or class name. */
+export function errorType(error: unknown): string {
+  const { status, code, name } = (error ?? {}) as { status?: unknown; code?: unknown; name?: unknown };
+  if (typeof status === 'number') return String(status);
+  if (typeof code === 'string') return code;
+  return typeof name === 'string' ? name : '_OTHER';
+}
+
+/**
+ * Runs `fn` in `span` (or just runs it when there is none) and ends the span with `fn`'s outcome: a
+ * rejection marks it failed; `describe` adds attributes from the value.
+ */
+export async function within<T>(
+  span: SdkSpan | undefined,
+  fn: () => Promise<T>,
+  describe?: (value: T, span: SdkSpan) => void,
+): Promise<T> {
+  if (span === undefined) return fn();
+  try {
+    const value = await span.run(fn);
+    describe?.(value, span);
+    return value;
+  } catch (error) {
+    span.fail(errorType(error), errorMessage(error));
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+/** A span started once `@opentelemetry/api` is loaded (the first traced call waits for it), or none. */
+export async function startSpan(
+  tracing: Tracing | undefined,
+  name: string,
+  kind: 'client' | 'consumer' | 'internal',
+  attributes?: SpanAttributes,
+): Promise<SdkSpan | undefined> {
+  if (tracing?.loading !== undefined) await tracing.loading;
+  return tracing?.enabled ? tracing.start(name, kind, attributes) : undefined;
+}
