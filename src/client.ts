@@ -8,7 +8,6 @@ import type { Authenticator } from './core/request/authenticator.js';
 import { Requester } from './core/request/requester.js';
 import { resolveResponseValidation, responseValidation } from './core/request/response-validation.js';
 import { DEFAULT_RETRY } from './core/request/retry-policy.js';
-import { Tracing } from './core/tracing/tracing.js';
 import { isCleartextToNetwork } from './core/transport/loopback-host.js';
 import {
   type ClosableTransport,
@@ -24,6 +23,7 @@ import { OAuth } from './resources/oauth.js';
 import { SpvRequests } from './resources/spv-requests.js';
 import { Subscriptions } from './resources/subscriptions.js';
 import { System } from './resources/system.js';
+import { Tracing } from './tracing/tracing.js';
 
 /** Options a derived client may change: everything that leaves the connection pool and the tokens valid. */
 export type ClientOverrides = Pick<

@@ -65,7 +65,6 @@ export type { Unrecognized } from './core/request/read-response.js';
 export type { RequestOptions } from './core/request/request-options.js';
 export type { ResponseValidationMode } from './core/request/response-validation.js';
 export type { RetryConfig } from './core/request/retry-policy.js';
-export type { TracerProviderLike } from './core/tracing/tracing.js';
 export type { UploadFile } from './core/uploads/file-source.js';
 export type { DoctorWebhookOptions } from './doctor/check-webhook.js';
 export type {
@@ -155,4 +154,5 @@ export {
   UPLOAD_MEDIA_TYPES,
   type UploadMediaType,
 } from './schemas/uploads.js';
+export type { TracerProviderLike } from './tracing/tracing.js';
 export { VERSION } from './version.js';

@@ -4,7 +4,7 @@ import type { Logger } from '../core/logging/logger.js';
 import type { SecretRegistry } from '../core/logging/secret-registry.js';
 import type { Authenticator } from '../core/request/authenticator.js';
 import { DEFAULT_RETRY, type RetryConfig } from '../core/request/retry-policy.js';
-import { type SdkSpan, type Tracing, within } from '../core/tracing/tracing.js';
+import { type SdkSpan, type Tracing, within } from '../tracing/tracing.js';
 import type { AssertionIdentity } from './assertion.js';
 import { requestJwtGrant } from './jwt-grant.js';
 import { MemoryTokenStore } from './memory-token-store.js';

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { PrivateKeyInput } from '../auth/import-private-key.js';
 import type { Signer } from '../auth/signer.js';
 import type { TokenStore } from '../auth/token-store.js';
+import type { TracerProviderLike } from '../tracing/tracing.js';
 import type { Clock } from './clock.js';
 import { InputValidationError, toValidationIssues } from './errors/errors.js';
 import { LOG_LEVELS, type Logger, type LogLevel } from './logging/logger.js';
@@ -10,7 +11,6 @@ import type { Authenticator } from './request/authenticator.js';
 import { HeadersSchema } from './request/build-request.js';
 import { RESPONSE_VALIDATION_MODES, type ResponseValidationMode } from './request/response-validation.js';
 import type { RetryConfig } from './request/retry-policy.js';
-import type { TracerProviderLike } from './tracing/tracing.js';
 import { isCleartextToNetwork } from './transport/loopback-host.js';
 
 /**

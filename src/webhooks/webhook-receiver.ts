@@ -1,10 +1,4 @@
-import {
-  type SdkSpan,
-  startSpan,
-  type TracerProviderLike,
-  Tracing,
-  within,
-} from '../core/tracing/tracing.js';
+import { type SdkSpan, startSpan, type TracerProviderLike, Tracing, within } from '../tracing/tracing.js';
 import { DOCTOR_PROBE_EVENT_TYPE } from './doctor-probe.js';
 import type { KnownWebhookEvent, RecognisedWebhookEvent, WebhookEvent } from './event-union.js';
 import type { KnownWebhookEventType } from './events.js';

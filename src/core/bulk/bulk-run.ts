@@ -1,9 +1,9 @@
+import { startSpan, type Tracing, within } from '../../tracing/tracing.js';
 import { APIError, APIUserAbortError, PartnerEquityError } from '../errors/errors.js';
 import type { APIPromise, RawResponse } from '../request/api-promise.js';
 import { chunkKey, idempotencyKeyOfJson, stableJson } from '../request/idempotency.js';
+import { bulkOutcome } from '../request/operation-span.js';
 import { isRetryable } from '../request/retry-policy.js';
-import { bulkOutcome } from '../tracing/operation-span.js';
-import { startSpan, type Tracing, within } from '../tracing/tracing.js';
 import { type PoolVerdict, runPool } from './bulk-pool.js';
 
 /** Where a long bulk call stands; reported after every chunk (the last report has `done === total`). */

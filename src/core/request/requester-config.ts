@@ -1,7 +1,7 @@
+import type { Tracing } from '../../tracing/tracing.js';
 import type { Clock } from '../clock.js';
 import type { Logger, LogLevel } from '../logging/logger.js';
 import type { SecretRegistry } from '../logging/secret-registry.js';
-import type { Tracing } from '../tracing/tracing.js';
 import type { Transport } from '../transport/transport.js';
 import type { Authenticator } from './authenticator.js';
 import type { ResponseValidation } from './response-validation.js';

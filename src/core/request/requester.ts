@@ -1,6 +1,5 @@
 import { AbortError } from 'p-retry';
 import { APIUserAbortError, InputValidationError } from '../errors/errors.js';
-import { recordRetry, startOperationSpan, traceOperation } from '../tracing/operation-span.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import {
   assertOneBody,
@@ -10,6 +9,7 @@ import {
   mergeHeaders,
   userAgent,
 } from './build-request.js';
+import { recordRetry, startOperationSpan, traceOperation } from './operation-span.js';
 import { parseSuccess, type ReadResponse, type ResponseContext, toAPIError } from './read-response.js';
 import type { RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester-config.js';

@@ -1,7 +1,7 @@
 import type * as OtelApi from '@opentelemetry/api';
-import { VERSION } from '../../version.js';
-import { redactText } from '../logging/redact.js';
-import type { SecretRegistry } from '../logging/secret-registry.js';
+import { redactText } from '../core/logging/redact.js';
+import type { SecretRegistry } from '../core/logging/secret-registry.js';
+import { VERSION } from '../version.js';
 
 /**
  * An OpenTelemetry `TracerProvider` (from `@opentelemetry/sdk-trace-node` or any SDK). Only `getTracer` is

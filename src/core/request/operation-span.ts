@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { WithResponse } from '../request/api-promise.js';
-import type { RetryNotice } from '../request/retry-policy.js';
-import type { CallState } from '../request/send-attempt.js';
-import { errorMessage, errorType, type SdkSpan, type SpanAttributes, type Tracing } from './tracing.js';
+import {
+  errorMessage,
+  errorType,
+  type SdkSpan,
+  type SpanAttributes,
+  type Tracing,
+} from '../../tracing/tracing.js';
+import type { WithResponse } from './api-promise.js';
+import type { RetryNotice } from './retry-policy.js';
+import type { CallState } from './send-attempt.js';
 
 /**
  * The CLIENT span of one API call (all its attempts), named for its operation (`spv_requests.create`),
