@@ -44,16 +44,27 @@ export interface FakeAdminSettings {
 
 /** The admin API over HTTP, typed: what `fake.admin` does in-process, for a fake in another process. */
 export interface FakeAdminClient {
+  /** `GET /__admin/spv-requests`: the fake's SPV requests, filtered. */
   listSpvRequests(filter?: SpvRequestListFilter): Promise<FakeAdminList<SpvRequest>>;
+  /** Approves a `pending-review` request, materialising its SPV. */
   approveSpvRequest(slug: string): Promise<SpvRequest>;
+  /** Rejects a `pending-review` request, with an optional reason. */
   rejectSpvRequest(slug: string, reason?: string): Promise<SpvRequest>;
+  /** Cancels a `pending-review` request, as an administrator would. */
   cancelSpvRequest(slug: string): Promise<SpvRequest>;
+  /** `GET /__admin/subscriptions`: the fake's subscriptions, filtered. */
   listSubscriptions(filter?: SubscriptionListFilter): Promise<FakeAdminList<FakeSubscription>>;
+  /** Completes a subscription (emitting `subscription.completed` unless `emitEvent` is `false`). */
   completeSubscription(slug: string, options?: { emitEvent?: boolean }): Promise<SubscriptionResult>;
+  /** Cancels a subscription. */
   cancelSubscription(slug: string): Promise<SubscriptionResult>;
+  /** `GET /__admin/persons`: the investors (persons) the fake holds, filtered. */
   listPersons(filter?: PersonListFilter): Promise<FakeAdminList<FakePerson>>;
+  /** `GET /__admin/deliveries`: webhook deliveries and their attempts, filtered. */
   listDeliveries(filter?: DeliveryListFilter): Promise<FakeAdminList<FakeDelivery>>;
+  /** `GET /__admin/snapshot`: everything the fake holds, with ISO timestamps. */
   snapshot(): Promise<FakeSnapshot>;
+  /** Registers a partner client and its public key (the spec shows no endpoint for this). */
   registerClient(input: {
     clientId: string;
     issuer: string;
@@ -62,8 +73,11 @@ export interface FakeAdminClient {
     tenantSlug?: string;
     provisioned?: boolean;
   }): Promise<{ clientId: string; issuer: string; applicationName: string; provisioned: boolean }>;
+  /** The fake's settings (whether SPV requests are approved automatically). */
   settings(): Promise<FakeAdminSettings>;
+  /** Changes some settings; the others are kept. */
   updateSettings(change: Partial<FakeAdminSettings>): Promise<FakeAdminSettings>;
+  /** Where webhooks go now, and how they are signed (never the secret). */
   webhookTarget(): Promise<FakeWebhookTarget>;
   /** `secret` is in the answer only when the fake generated it: the one time it is shown. */
   setWebhookTarget(change: {

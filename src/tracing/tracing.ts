@@ -8,6 +8,7 @@ import { VERSION } from '../version.js';
  * used; typed structurally so the SDK's types never require `@opentelemetry/api`.
  */
 export interface TracerProviderLike {
+  /** The tracer the SDK's spans are made with (`@partner-equity/sdk` and its version). */
   getTracer(name: string, version?: string): unknown;
 }
 
