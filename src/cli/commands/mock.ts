@@ -141,6 +141,9 @@ export const mock: Command = {
           ...list.map(([name, value]) => `${prefix}${name}=${value}`),
           ...(partner.privateKeyFile === undefined ? [keyHint] : []),
         ].join('\n');
+      // Listening for Ctrl-C / SIGTERM before anything is printed: a script that stops the mock as soon as it
+      // reads the banner still gets a clean exit (and the generated key removed).
+      const interrupted = io.waitForInterrupt();
       const envFile = stringValue(values, 'env-out');
       if (envFile !== undefined) {
         // Holds the webhook secret: 0600 even when the file existed (it is replaced, never followed).
@@ -173,7 +176,7 @@ export const mock: Command = {
         ].join('\n'),
       );
       const stopConsole = startMockConsole(fake.admin, io);
-      await io.waitForInterrupt();
+      await interrupted;
       stopConsole();
       return 0;
     } finally {

@@ -70,8 +70,9 @@ export const webhooksListen: Command = {
       host,
       port,
     );
+    const interrupted = io.waitForInterrupt();
     io.stderr.write(`Listening for webhooks on ${started.origin}${path ?? '/'} (Ctrl-C to stop)\n`);
-    await io.waitForInterrupt();
+    await interrupted;
     await started.close();
     return 0;
   },
