@@ -1,10 +1,4 @@
-import type {
-  FundingRecord,
-  PersonRecord,
-  SubscriptionRecord,
-  SubscriptionState,
-  UploadRecord,
-} from './state/records.js';
+import type { FundingRecord, PersonRecord, SubscriptionRecord, UploadRecord } from './state/records.js';
 import type { DeliveryAttempt, WebhookDelivery } from './webhooks/webhook-types.js';
 
 // What the admin controls show: the records the fake holds, with times as ISO 8601 strings like the API's
@@ -23,21 +17,12 @@ export interface FakeUpload extends Omit<UploadRecord, 'uploadedAt'> {
 }
 
 /** A subscription as the admin controls show it; every time is ISO 8601 server time. */
-export interface FakeSubscription {
-  slug: string;
-  clientId: string;
-  spvSlug: string;
-  personId: string;
-  status: SubscriptionState;
-  lumpSum: { currency: string; value: string };
-  shareClassSlug: string;
-  partnerSubscriptionId?: string;
+export interface FakeSubscription
+  extends Omit<SubscriptionRecord, 'seq' | 'createdAt' | 'form' | 'funding' | 'completedAt'> {
   createdAt: string;
   form?: FakeUpload;
   funding?: FakeUpload & Pick<FundingRecord, 'amount' | 'currency' | 'wireReference'>;
   completedAt?: string;
-  /** Whether `subscription.completed` went out; the reconciler emits it for completed ones where it did not. */
-  completedEventEmitted: boolean;
 }
 
 /** One delivery attempt as the admin controls show it (times ISO 8601). */
