@@ -42,8 +42,8 @@ export interface BulkRunSpec<Input, Result> {
   /** Results known before sending (rows refused call-wide, such as duplicates), by position. */
   prefilled: readonly (Result | undefined)[];
   /**
-   * The row's own checks, run when its chunk is prepared (just before it is sent, so later chunks are
-   * checked while earlier ones are in flight): the row to send, or its failed result. Absent: sent as is.
+   * The row's own checks, run when its chunk is prepared (while its lane's previous chunk is in flight, or
+   * just before it is sent): the row to send, or its failed result. Absent: sent as is.
    */
   check?: ((input: Input) => { input: Input } | { result: Result }) | undefined;
   chunkSize: number;
@@ -154,6 +154,18 @@ async function sendChunks<Input, Result>(spec: BulkRunSpec<Input, Result>): Prom
     slots[k] = chunk;
     return chunk;
   };
+  // While a chunk is in flight, the one its lane will likely send next is checked and encoded, so an answer
+  // is followed by the next request at once (over a network the lanes wait far longer than this work takes).
+  const prepareSoon = (k: number) => {
+    if (k >= slotCount || slots[k] !== undefined) return;
+    setTimeout(() => {
+      try {
+        prepare(k);
+      } catch {
+        // Thrown again, to the caller, when its lane prepares it.
+      }
+    }, 0);
+  };
   const prepareAll = () => {
     for (let k = 0; k < slotCount; k += 1) prepare(k);
   };
@@ -184,9 +196,9 @@ async function sendChunks<Input, Result>(spec: BulkRunSpec<Input, Result>): Prom
     report.sent = true;
     let verdict: PoolVerdict = 'continue';
     try {
-      const { data, response } = await spec
-        .send(chunk.rows, report.idempotencyKey, chunk.bodyJson)
-        .withResponse();
+      const answer = spec.send(chunk.rows, report.idempotencyKey, chunk.bodyJson).withResponse();
+      prepareSoon(k + spec.concurrency);
+      const { data, response } = await answer;
       Object.assign(report, {
         status: response.status,
         requestId: response.requestId,
