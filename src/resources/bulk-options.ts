@@ -53,51 +53,27 @@ export function splitResults<
   inputs: readonly Input[],
   succeeded: (result: Result) => result is Success,
 ): { succeeded: Success[]; failed: Exclude<Result, Success>[]; retryable: Input[] } {
-  // Usually every row succeeded: then `succeeded` is made as one copy of `results`, not grown row by row.
-  let index = 0;
-  while (index < results.length) {
-    const result = results[index] as Result;
-    if (!succeeded(result) || result.error?.retryable === true) break;
-    index += 1;
-  }
   const split = {
-    succeeded: results.slice(0, index) as Success[],
+    succeeded: [] as Success[],
     failed: [] as Exclude<Result, Success>[],
     retryable: [] as Input[],
   };
-  for (; index < results.length; index += 1) {
-    const result = results[index] as Result;
+  results.forEach((result, index) => {
     if (succeeded(result)) split.succeeded.push(result);
     else split.failed.push(result as Exclude<Result, Success>);
     if (result.error?.retryable === true) split.retryable.push(inputs[index] as Input);
-  }
+  });
   return split;
 }
 
-/**
- * The object elements of a body's `results`, whatever the body is, each through `map` when given (`map`
- * must not change its argument). Usually every element is an object that `map` returns as it is: then the
- * body's own array is returned rather than a copy.
- */
+/** The object elements of a body's `results`, whatever the body is, each through `map` when given. */
 export function resultRows<Row, Out = Row>(
   body: { results: Row[] } | null | undefined,
   map?: (row: Row) => Out,
 ): Out[] {
   const rows: unknown = body?.results;
   if (!Array.isArray(rows)) return [];
-  const out: Out[] = [];
-  let asIs = true;
-  for (let index = 0; index < rows.length; index += 1) {
-    const row: unknown = rows[index];
-    const kept = typeof row === 'object' && row !== null;
-    const mapped = kept && map !== undefined ? map(row as Row) : (row as Out);
-    if (asIs) {
-      if (kept && mapped === row) continue;
-      // The first element that is dropped or changed: the rows before it are kept as they are.
-      asIs = false;
-      for (let earlier = 0; earlier < index; earlier += 1) out.push(rows[earlier] as Out);
-    }
-    if (kept) out.push(mapped);
-  }
-  return asIs ? (rows as Out[]) : out;
+  return rows
+    .filter((row): row is Row => typeof row === 'object' && row !== null)
+    .map((row) => (map === undefined ? (row as unknown as Out) : map(row)));
 }

@@ -62,26 +62,9 @@ export function stableJson(value: unknown): string {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
     const record = item as Record<string, unknown>;
     const sorted: Record<string, unknown> = {};
-    for (const key of sortInPlace(Object.keys(record))) sorted[key] = record[key];
+    for (const key of Object.keys(record).sort()) sorted[key] = record[key];
     return sorted;
   });
   if (json === undefined) throw new TypeError('stable JSON: the payload has no JSON representation');
   return json;
-}
-
-/**
- * `keys.sort()` without the work array V8's sort allocates on every call (stableJson sorts each object's
- * few keys, row after row of a bulk call): an insertion sort by UTF-16 code units, the default order.
- */
-function sortInPlace(keys: string[]): string[] {
-  for (let i = 1; i < keys.length; i += 1) {
-    const key = keys[i] as string;
-    let j = i - 1;
-    while (j >= 0 && (keys[j] as string) > key) {
-      keys[j + 1] = keys[j] as string;
-      j -= 1;
-    }
-    keys[j + 1] = key;
-  }
-  return keys;
 }
