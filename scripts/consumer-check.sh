@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the packed tarball (what `npm publish` would ship) into a throwaway partner project and uses it:
 #   - from ESM and from CJS (scripts/consumer-check/{esm.mjs,cjs.cjs}: a token exchange, bearer and public
-#     calls, a typed error and a webhook round trip against a loopback server, then the `./testing` fake as
+#     calls, a typed error, a file uploaded from disk through the default transport and through `fetch`
+#     (the bytes compared) and a webhook round trip against a loopback server, then the `./testing` fake as
 #     a partner's own test uses it, then the `./redis` stores with node-redis and ioredis against a
 #     redis-server it starts when one is installed), on Node 22 and Node 24;
 #   - the same two scripts on Bun and Deno (versions pinned below, from the npm packages bun and deno), then

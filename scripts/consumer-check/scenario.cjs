@@ -1,19 +1,25 @@
 // What a partner's first script does, run against a tiny loopback API: generate a key, build a client,
 // exchange an EdDSA assertion for a token (jose + undici + zod from the installed tree), call a bearer
-// route and a public one, map an error status to its typed error, and sign + verify a webhook.
+// route and a public one, map an error status to its typed error, upload a file from disk (through the
+// default transport and through `fetch`: the bytes that arrive are compared), and sign + verify a webhook.
 // Shared by esm.mjs and cjs.cjs, which pass in the modules as their module system loaded them.
 const assert = require('node:assert/strict');
 const { createServer } = require('node:http');
+const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
 
 async function run(sdk, webhooks, testing, label) {
   const { PartnerEquity, generateKeyPair, NotFoundError, InputValidationError, VERSION } = sdk;
   const seen = [];
+  const uploads = [];
   const server = createServer((req, res) => {
-    let body = '';
+    const chunks = [];
     req.on('data', (chunk) => {
-      body += chunk;
+      chunks.push(chunk);
     });
     req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('latin1');
       seen.push(`${req.method} ${req.url}`);
       const json = (status, value) => {
         res.writeHead(status, { 'content-type': 'application/json' });
@@ -43,6 +49,16 @@ async function run(sdk, webhooks, testing, label) {
         });
       }
       if (req.url === '/public/hc') return json(200, { status: 'ok', checkedAt: new Date().toISOString() });
+      if (req.url === '/v1/spvs/spv_1/subscription/per_1/forms') {
+        uploads.push({ length: Number(req.headers['content-length']), body });
+        return json(201, {
+          subscriptionSlug: 'sub_1',
+          spvSlug: 'spv_1',
+          personId: 'per_1',
+          subscriptionFormUrl: '/files/form.pdf',
+          uploadedAt: new Date().toISOString(),
+        });
+      }
       return json(404, { code: 'not_found', detail: 'nothing here', errorId: 'err_1', validationErrors: [] });
     });
   });
@@ -51,14 +67,15 @@ async function run(sdk, webhooks, testing, label) {
   try {
     assert.match(VERSION, /^\d+\.\d+\.\d+/);
     const keys = await generateKeyPair();
-    const client = new PartnerEquity({
+    const options = {
       baseUrl,
       clientId: 'client_consumer',
       issuer: 'https://partner.example',
       privateKey: keys.privateKeyPem,
       maxRetries: 0,
       logLevel: 'off',
-    });
+    };
+    const client = new PartnerEquity(options);
     const info = await client.oauth.info();
     assert.equal(info.clientId, 'client_consumer');
     const health = await client.system.health();
@@ -68,6 +85,30 @@ async function run(sdk, webhooks, testing, label) {
       (error) => error instanceof NotFoundError && error.status === 404,
     );
     assert.throws(() => new PartnerEquity({ baseUrl: 42 }), InputValidationError);
+    // A signed form from disk, through the default transport and through `fetch`: every byte must arrive
+    // (Bun 1.4's Blob once dropped a file read with fs.openAsBlob, and fetch sent an empty file part).
+    const dir = mkdtempSync(join(tmpdir(), 'consumer-upload-'));
+    try {
+      const form = Buffer.concat([
+        Buffer.from('%PDF-1.7\n'),
+        Buffer.alloc(40_000, 0x2e),
+        Buffer.from('%%EOF'),
+      ]);
+      const path = join(dir, 'signed.pdf');
+      writeFileSync(path, form);
+      const viaFetch = new PartnerEquity({ ...options, fetch: globalThis.fetch });
+      for (const uploader of [client, viaFetch]) {
+        await uploader.subscriptions.uploadSignedForm('spv_1', 'per_1', { path });
+      }
+      await viaFetch.close();
+      assert.equal(uploads.length, 2);
+      for (const upload of uploads) {
+        assert.ok(upload.body.includes(form.toString('latin1')), 'the file arrived whole');
+        assert.equal(upload.body.length, upload.length);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     await client.close();
 
     const secret = `whsec_${Buffer.from('consumer-check-secret-32-bytes!!').toString('base64')}`;
@@ -84,6 +125,9 @@ async function run(sdk, webhooks, testing, label) {
       'GET /v1/oauth2/info',
       'GET /public/hc',
       'GET /openapi.json',
+      'POST /v1/spvs/spv_1/subscription/per_1/forms',
+      'POST /v1/oauth2/tokens',
+      'POST /v1/spvs/spv_1/subscription/per_1/forms',
     ]);
   } finally {
     server.close();

@@ -157,7 +157,7 @@ export function fetchTransport(
       // A Blob body: fetch sets Content-Length from it, and every runtime (and MSW) accepts it.
       headers:
         multipart === undefined ? req.headers : { ...req.headers, 'content-type': multipart.contentType },
-      body: (multipart?.toBlob() ?? req.body ?? null) as BodyInit | null,
+      body: ((await multipart?.toBlob()) ?? req.body ?? null) as BodyInit | null,
       signal: req.signal,
       redirect: 'manual',
     });

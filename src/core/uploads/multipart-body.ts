@@ -100,13 +100,17 @@ export class MultipartBody {
 
   /**
    * The same bytes as a `Blob` (for `fetch`, which sets `Content-Length` from it). A disk-backed file blob
-   * stays on disk: the `Blob` only references it.
+   * stays on disk: the `Blob` only references it. Where the runtime's `Blob` drops such a part's bytes
+   * (Bun 1.4 does, for `fs.openAsBlob` blobs), the file is read into memory instead: never a short body.
    */
-  toBlob(): Blob {
-    return new Blob([
-      this.#head as Uint8Array<ArrayBuffer>,
-      this.#file.blob,
-      this.#tail as Uint8Array<ArrayBuffer>,
-    ]);
+  async toBlob(): Promise<Blob> {
+    const head = this.#head as Uint8Array<ArrayBuffer>;
+    const tail = this.#tail as Uint8Array<ArrayBuffer>;
+    const { blob, filename } = this.#file;
+    const composed = new Blob([head, blob, tail]);
+    if (composed.size === this.length) return composed;
+    const whole = new Blob([head, await blob.arrayBuffer(), tail]);
+    if (whole.size !== this.length) throw new Error(`${filename} changed while it was being uploaded`);
+    return whole;
   }
 }
