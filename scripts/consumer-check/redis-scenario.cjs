@@ -7,6 +7,7 @@ const { spawn } = require('node:child_process');
 const { accessSync, constants, mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { delimiter, join } = require('node:path');
+const { runtimeName } = require('./scenario.cjs');
 
 function findRedisServer() {
   const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/sbin'];
@@ -110,7 +111,7 @@ async function runRedis(sdk, redisEntry, testing, label) {
   } finally {
     await server.stop();
   }
-  console.log(`ok ${label} Redis stores (redis, ioredis) on Node ${process.version}`);
+  console.log(`ok ${label} Redis stores (redis, ioredis) on ${runtimeName()}`);
 }
 
 module.exports = { runRedis };

@@ -150,12 +150,14 @@ async function run(sdk, webhooks, testing, label) {
     await client.close();
     await fake.close();
   }
-  const runtime = process.versions.bun
-    ? `Bun ${process.versions.bun}`
-    : globalThis.Deno
-      ? `Deno ${globalThis.Deno.version.deno}`
-      : `Node ${process.version}`;
-  console.log(`ok ${label} on ${runtime}`);
+  console.log(`ok ${label} on ${runtimeName()}`);
 }
 
-module.exports = { run };
+/** The runtime running this script (Bun and Deno also answer `process.version`, with a Node version). */
+function runtimeName() {
+  if (process.versions.bun) return `Bun ${process.versions.bun}`;
+  if (globalThis.Deno) return `Deno ${globalThis.Deno.version.deno}`;
+  return `Node ${process.version}`;
+}
+
+module.exports = { run, runtimeName };
