@@ -2,6 +2,7 @@
 // server's CPU and memory are never counted against the client being measured. It answers commands from
 // the parent over the IPC channel: admin actions the bench needs, request counts, and close.
 import type { FakePartnerEquityOptions } from '../../src/testing/index.js';
+import { approveSpv } from '../../test/helpers/spv-body.js';
 import { importTesting } from '../lib/build-sdk.js';
 import type { ServerCommand, ServerMessage } from './protocol.js';
 
@@ -23,16 +24,8 @@ const send = (message: ServerMessage) => process.send?.(message);
 
 async function handle(command: ServerCommand): Promise<unknown> {
   switch (command.cmd) {
-    case 'approveSpvRequest': {
-      const approved = fake.admin.approveSpvRequest(command.slug);
-      const spvSlug = approved.materialisedRefs?.vehicleSlug ?? '';
-      const spv = fake.admin.snapshot().spvs.find((s) => s.slug === spvSlug);
-      return {
-        spvSlug,
-        shareClassSlug: approved.feesAndCarry?.shareClasses[0]?.slug ?? '',
-        currency: spv?.currency ?? '',
-      };
-    }
+    case 'approveSpvRequest':
+      return approveSpv(fake, command.slug);
     case 'counts':
       return { requests: fake.requests.length, tokenRequests: fake.tokenRequests.length };
     case 'clearLog':

@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { followWallClock } from '../../src/cli/follow-wall-clock.js';
 import { PartnerEquity } from '../../src/index.js';
 import { FakePartnerEquity } from '../../src/testing/index.js';
-import { spvBody } from '../helpers/spv-body.js';
+import { approveSpv, spvBody } from '../helpers/spv-body.js';
 
 /** The fake in this process, its loopback server, and a temporary folder; the CLI runs as a child. */
 export interface ImportFake {
@@ -60,14 +60,7 @@ export async function newPartner({ fake, dir }: ImportFake): Promise<ImportPartn
 /** An approved SPV of the partner: its slug, first share class and currency. */
 export async function approvedSpv(fake: FakePartnerEquity, partner: ImportPartner) {
   const request = await partner.client.spvRequests.create(await spvBody(partner.client));
-  const approved = fake.admin.approveSpvRequest(request.spvRequestSlug);
-  const spvSlug = approved.materialisedRefs?.vehicleSlug ?? '';
-  const spv = fake.admin.snapshot().spvs.find((s) => s.slug === spvSlug);
-  return {
-    spvSlug,
-    shareClassSlug: approved.feesAndCarry?.shareClasses[0]?.slug ?? '',
-    currency: spv?.currency ?? '',
-  };
+  return approveSpv(fake, request.spvRequestSlug);
 }
 
 /** One valid investors CSV line (comma-separated) for row `i`. */

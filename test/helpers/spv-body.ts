@@ -1,5 +1,6 @@
 import type { PartnerEquity } from '../../src/client.js';
 import type { SpvRequestCreate } from '../../src/schemas/spv-requests.js';
+import type { FakePartnerEquity } from '../../src/testing/index.js';
 
 /**
  * A valid SPV request body for the fake (the content of its `spv-standard-minimal` sample: one share class),
@@ -18,5 +19,17 @@ export async function spvBody(client: PartnerEquity): Promise<SpvRequestCreate> 
       targetRaise: '2500000.00',
       shareClasses: [{ name: 'Class A', managementFeePercent: '2', carryPercent: '20' }],
     },
+  };
+}
+
+/** Approves an SPV request on the fake: the SPV's slug, its first share class and its currency. */
+export function approveSpv(fake: FakePartnerEquity, spvRequestSlug: string) {
+  const approved = fake.admin.approveSpvRequest(spvRequestSlug);
+  const spvSlug = approved.materialisedRefs?.vehicleSlug ?? '';
+  const spv = fake.admin.snapshot().spvs.find((s) => s.slug === spvSlug);
+  return {
+    spvSlug,
+    shareClassSlug: approved.feesAndCarry?.shareClasses[0]?.slug ?? '',
+    currency: spv?.currency ?? '',
   };
 }

@@ -5,7 +5,7 @@ import type { SpvRequestCreate } from '../../src/schemas/spv-requests.js';
 import { FakePartnerEquity, type FakePartnerEquityOptions } from '../../src/testing/index.js';
 import { drivingClock } from '../helpers/driving-clock.js';
 
-import { spvBody } from '../helpers/spv-body.js';
+import { approveSpv, spvBody } from '../helpers/spv-body.js';
 
 export { spvBody };
 
@@ -63,14 +63,7 @@ export function investorRow(id: string): InvestorInput {
 /** An approved SPV: slug, first share class and currency. */
 export async function approvedSpv(env: ReliabilityEnv, body?: SpvRequestCreate) {
   const request = await env.client.spvRequests.create(body ?? (await spvBody(env.client)));
-  const approved = env.fake.admin.approveSpvRequest(request.spvRequestSlug);
-  const spvSlug = approved.materialisedRefs?.vehicleSlug ?? '';
-  const spv = env.fake.admin.snapshot().spvs.find((s) => s.slug === spvSlug);
-  return {
-    spvSlug,
-    shareClassSlug: approved.feesAndCarry?.shareClasses[0]?.slug ?? '',
-    currency: spv?.currency ?? '',
-  };
+  return approveSpv(env.fake, request.spvRequestSlug);
 }
 
 /** An investor of the partner, by `partnerInvestorId`. */

@@ -1,5 +1,5 @@
 import type { InvestorInput } from '../../src/schemas/investors.js';
-import { spvBody } from '../helpers/spv-body.js';
+import { approveSpv, spvBody } from '../helpers/spv-body.js';
 import type { FakeEnv } from './fake-harness.js';
 
 export { spvBody };
@@ -21,14 +21,7 @@ export async function approvedSpv(
   env: FakeEnv,
 ): Promise<{ spvSlug: string; shareClassSlug: string; currency: string }> {
   const request = await env.client.spvRequests.create(await spvBody(env.client));
-  const approved = env.fake.admin.approveSpvRequest(request.spvRequestSlug);
-  const spvSlug = approved.materialisedRefs?.vehicleSlug ?? '';
-  const spv = env.fake.admin.snapshot().spvs.find((s) => s.slug === spvSlug);
-  return {
-    spvSlug,
-    shareClassSlug: approved.feesAndCarry?.shareClasses[0]?.slug ?? '',
-    currency: spv?.currency ?? '',
-  };
+  return approveSpv(env.fake, request.spvRequestSlug);
 }
 
 /** An approved SPV with one investor subscribed to it (awaiting the signed form). */
