@@ -60,7 +60,7 @@ describe('one CLIENT span per call', () => {
     expect(create?.status.code).toBe(SpanStatusCode.UNSET);
   });
 
-  it('a failed call: error.type is the status, with the request id and errorId; the status message is the error', async () => {
+  it('a failed call: error.type is the status, with the request id and errorId; the status names class, status and code', async () => {
     const env = await start();
     const body = await spvBody(env.client);
     await env.client.spvRequests.create(body, { idempotencyKey: 'deal-43' });
@@ -78,7 +78,10 @@ describe('one CLIENT span per call', () => {
       'partner_equity.error_id': error.errorId,
     });
     expect(failed?.attributes).not.toHaveProperty('http.request.resend_count');
-    expect(failed?.status).toEqual({ code: SpanStatusCode.ERROR, message: error.message });
+    expect(failed?.status).toEqual({
+      code: SpanStatusCode.ERROR,
+      message: `ConflictError 409 ${error.code}`,
+    });
   });
 
   it('a GET of one request: url.template carries the route, never the slug', async () => {
