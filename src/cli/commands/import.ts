@@ -15,8 +15,7 @@ const sharedOptions: Record<string, OptionSpec> = {
   out: {
     type: 'string',
     valueName: '<file>',
-    description:
-      'Write every row with its outcome to this CSV file (mode 0600), in input order; it replaces the file once the run ends',
+    description: 'Write every row with its outcome to this CSV file (mode 0600), in input order',
   },
   map: {
     type: 'string',
