@@ -17,6 +17,7 @@ function reply(status: number, body: unknown, headers: Record<string, string> = 
 const problem = (status: number, code: string, detail: string, headers?: Record<string, string>) =>
   reply(status, { code, detail }, headers);
 
+/** The body as text; reading stops at the cap, and the 413 for it closes the connection. */
 async function readText(request: Request): Promise<string> {
   if (request.body === null) return '';
   const bytes = await readBody(streamChunks(request.body), MAX_ADMIN_BODY_BYTES);
