@@ -6,6 +6,7 @@ import { propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { describe, expect, it, vi } from 'vitest';
 import { ConflictError } from '../../src/core/errors/errors.js';
+import { EVENTUALLY } from '../helpers/eventually.js';
 import { useFakeApi } from '../resources/fake-harness.js';
 import { investorRows, spvBody } from '../resources/fixtures.js';
 import { parentOf, useTracing } from './otel-harness.js';
@@ -126,7 +127,7 @@ describe('the token exchange', () => {
     otel.exporter.reset();
     await env.fake.clock.advance(3_300_000); // past the renewal point of the fake's 1 h tokens
     await env.client.oauth.info();
-    await vi.waitFor(() => expect(otel.named('oauth.token_exchange')).toHaveLength(1));
+    await vi.waitFor(() => expect(otel.named('oauth.token_exchange')).toHaveLength(1), EVENTUALLY);
 
     const [renewal] = otel.named('oauth.token_exchange');
     expect(parentOf(renewal!)).toBeUndefined();
