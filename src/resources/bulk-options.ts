@@ -1,6 +1,11 @@
 import { z } from 'zod';
-import type { BulkProgress } from '../core/bulk/bulk-run.js';
-import type { IdempotentRequestOptions } from './idempotent-request-options.js';
+import { type BulkChunkReport, type BulkProgress, type BulkRunSpec, runBulk } from '../core/bulk/bulk-run.js';
+import { optionIssues } from '../core/check-options.js';
+import type { ValidationIssue } from '../core/errors/errors.js';
+import { APIPromise } from '../core/request/api-promise.js';
+import type { IdempotentRequestOptions } from '../core/request/request-options.js';
+import type { Operation } from '../core/request/request-spec.js';
+import type { CallInput, Requester } from '../core/request/requester.js';
 
 /** Rows per request by default: the spec shows no row limit; 500 is what the fake accepts. */
 export const DEFAULT_CHUNK_SIZE = 500;
@@ -31,13 +36,73 @@ export const BulkOptions = z.object({
     .optional(),
 });
 
-/** The bulk fields of `options`, picked for {@link BulkOptions}. */
-export function bulkFields(options: BulkCreateOptions | undefined): Record<string, unknown> {
-  return {
-    chunkSize: options?.chunkSize,
-    concurrency: options?.concurrency,
-    onProgress: options?.onProgress,
-  };
+/** A row's result: a failed one says whether another try may pass. */
+type RowResult = { error?: { retryable: boolean } | null | undefined };
+
+/** What a bulk call resolves to: every row answered, in input order. */
+export interface BulkResult<Input, Result extends RowResult, Success extends Result> {
+  results: Result[];
+  succeeded: Success[];
+  failed: Exclude<Result, Success>[];
+  retryable: Input[];
+  chunks: BulkChunkReport[];
+}
+
+/** How one bulk call is checked and how its rows pair with their results. */
+export interface BulkCall<Input, Result extends RowResult, Success extends Result>
+  extends Pick<BulkRunSpec<Input, Result>, 'check' | 'keyOf' | 'resultKeyOf' | 'failure'> {
+  /** The call's arguments besides its rows (the path parameters, the whole body when checked up front). */
+  input: CallInput;
+  /** The rows to send, from the checked body when `input` has one. */
+  rows: (body: unknown) => Input[];
+  prefilled?: (Result | undefined)[];
+  succeeded: (result: Result) => result is Success;
+}
+
+/**
+ * Checks a chunked call of `operation` (arguments, bulk options and key on the one `InputValidationError`
+ * path), then sends its rows through `runBulk`, every chunk one `requester.call` with its derived key.
+ */
+export function sendBulk<Input, Result extends RowResult, Success extends Result>(
+  requester: Requester,
+  operation: Operation & { body: { chunkedArray: string } },
+  call: BulkCall<Input, Result, Success>,
+  options: BulkCreateOptions | undefined,
+): APIPromise<BulkResult<Input, Result, Success>> {
+  try {
+    const given = optionIssues(BulkOptions, options ?? {}, 'options');
+    // A non-object `options` is named once, by the request options' check.
+    const own = given.issues.filter((issue) => issue.path !== 'options');
+    const issues: ValidationIssue[] = [...(call.input.issues ?? []), ...own];
+    const checked = requester.check(operation, { ...call.input, issues }, options);
+    const bulk = given.data ?? {};
+    const inputs = call.rows(checked.body);
+    const field = operation.body.chunkedArray;
+    const outcome = runBulk<Input, Result>({
+      ...call,
+      inputs,
+      prefilled: call.prefilled ?? [],
+      chunkSize: bulk.chunkSize ?? DEFAULT_CHUNK_SIZE,
+      concurrency: bulk.concurrency ?? DEFAULT_CONCURRENCY,
+      baseKey: checked.idempotencyKey as string,
+      field,
+      tracing: requester.config.tracing,
+      operation: operation.span,
+      send: (rows, idempotencyKey) =>
+        requester.call(
+          operation,
+          { ...(call.input.params && { params: call.input.params }), body: { [field]: rows } },
+          { ...checked.options, idempotencyKey },
+        ) as APIPromise<Result[]>,
+      onProgress: bulk.onProgress,
+    }).then(({ results, chunks, response }) => ({
+      data: { results, ...splitResults(results, inputs, call.succeeded), chunks },
+      response,
+    }));
+    return new APIPromise(outcome);
+  } catch (error) {
+    return new APIPromise(Promise.reject(error));
+  }
 }
 
 /**

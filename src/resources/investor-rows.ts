@@ -1,4 +1,4 @@
-import { InputValidationError, type ValidationIssue } from '../core/errors/errors.js';
+import type { ValidationIssue } from '../core/errors/errors.js';
 import { InvestorInput, type InvestorRowFailure, type InvestorRowResult } from '../schemas/investors.js';
 import { investorRowError } from './investor-row-error.js';
 
@@ -7,6 +7,8 @@ export interface CheckedInvestorRows {
   inputs: InvestorInput[];
   /** Failed results for repeated `partnerInvestorId`s, by position; `undefined` for rows to check and send. */
   prefilled: (InvestorRowResult | undefined)[];
+  /** What makes the call malformed, one issue per bad row: reported before anything is sent. */
+  issues: ValidationIssue[];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -28,16 +30,14 @@ export function checkInvestorRow(
 
 /**
  * Checks investor rows call-wide. A malformed call — not an array, or a row that is not an object or has no
- * `partnerInvestorId` (a result could not be keyed) — throws one `InputValidationError` naming every such
- * row. A `partnerInvestorId` seen earlier in the same call fails with `duplicate_in_request` (the first
+ * `partnerInvestorId` (a result could not be keyed) — has an issue naming every such row. A `partnerInvestorId` seen earlier in the same call fails with `duplicate_in_request` (the first
  * occurrence alone is sent), across chunks too. Each row's own fields are checked with its chunk
  * ({@link checkInvestorRow}).
  */
 export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
   if (!Array.isArray(investors)) {
-    throw new InputValidationError('investors.create input', [
-      { path: 'investors', message: 'Expected an array of investor rows' },
-    ]);
+    const issues = [{ path: 'investors', message: 'Expected an array of investor rows' }];
+    return { inputs: [], prefilled: [], issues };
   }
   const malformed: ValidationIssue[] = [];
   // A loop, not forEach: a sparse array's holes are rows too.
@@ -51,7 +51,7 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
       });
     }
   }
-  if (malformed.length > 0) throw new InputValidationError('investors.create input', malformed);
+  if (malformed.length > 0) return { inputs: [], prefilled: [], issues: malformed };
 
   const rows = investors as InvestorInput[];
   const prefilled: (InvestorRowResult | undefined)[] = new Array(rows.length);
@@ -71,7 +71,7 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
     }
     firstAt.set(id, index);
   });
-  return { inputs: rows, prefilled };
+  return { inputs: rows, prefilled, issues: [] };
 }
 
 function failed(partnerInvestorId: string, error: InvestorRowFailure['error']): InvestorRowFailure {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { tokenResponseSchema } from '../auth/token-response.js';
+import type { Operation } from '../core/request/request-spec.js';
 import {
   ContractCatalog,
   ContractCatalogList,
@@ -11,8 +12,9 @@ import {
   ContractTemplateList,
   ContractVersionList,
 } from '../schemas/contracts.js';
-import { InvestorCreateResponse, InvestorInput } from '../schemas/investors.js';
+import { InvestorCreateResponse, InvestorInput, investorRowResult } from '../schemas/investors.js';
 import { JWT_BEARER_GRANT_TYPE, TokenInfo } from '../schemas/oauth.js';
+import { PathParam } from '../schemas/request-params.js';
 import {
   SpvRequest,
   SpvRequestCreate,
@@ -26,47 +28,8 @@ import {
   FundingReceiptUploadResult,
   SignedFormUploadResult,
 } from '../schemas/uploads.js';
-
-/** A request body as the SDK sends it: its media type and the schema of what goes in it. */
-export interface OperationBody {
-  contentType: 'application/json' | 'application/x-www-form-urlencoded' | 'multipart/form-data';
-  schema: z.ZodType;
-  /** The array the SDK splits into requests of `chunkSize` rows (`investors`, `subscriptions`). */
-  chunkedArray?: string;
-}
-
-/**
- * One API operation as the SDK calls it. The resource modules build their requests from these entries, and
- * `client.doctor()` compares them with a server's `/openapi.json`: one table, so the two cannot drift.
- */
-export interface Operation {
-  /** The SDK method that calls it, as a partner writes it. */
-  readonly sdk: string;
-  readonly method: 'GET' | 'POST' | 'DELETE';
-  /** Path template; `{name}` segments are the method's percent-encoded arguments. */
-  readonly route: string;
-  /** Schema of the 2xx body the SDK parses (checked per `responseValidation`). */
-  readonly response: z.ZodType;
-  /** `text` for the one HTML page; JSON otherwise. */
-  readonly responseFormat?: 'json' | 'text';
-  /** Query parameters the SDK sends (every one of them, on every call). */
-  readonly query?: z.ZodObject;
-  readonly body?: OperationBody;
-  /** The SDK sends an `Idempotency-Key` on every call (yours or a generated one). */
-  readonly idempotencyKey?: true;
-  /**
-   * Checked in this mode whatever the client's `responseValidation`: `strict` for tokens (nothing works
-   * without them); `off` where the spec shows no shape at all, and the call's `select` recognises what it can
-   * and hands anything else over as sent (contract versions and lists).
-   */
-  readonly validation?: 'strict' | 'off';
-  /**
-   * How the call authenticates: absent means a bearer token (so an operation added later fails closed);
-   * `optional` sends one whenever the client has credentials (contracts declare no security requirement,
-   * but a server may still want a token); `none` never does.
-   */
-  readonly auth?: 'optional' | 'none';
-}
+import { resultRows } from './bulk-options.js';
+import { contractVersionsOf, documentsOf } from './contract-lists.js';
 
 /** Stands for a file part of a `multipart/form-data` body. */
 const filePart = () => z.string().meta({ format: 'binary', description: 'The file bytes' });
@@ -74,6 +37,12 @@ const filePart = () => z.string().meta({ format: 'binary', description: 'The fil
 const SignedFormBody = z.strictObject({ file: filePart() });
 /** The funding receipt form: its fields and the file part. */
 const FundingReceiptBody = FundingReceiptFields.extend({ file: filePart() });
+
+const Version = z.strictObject({ version: PathParam });
+const Document = z.strictObject({ version: PathParam, name: PathParam });
+const Slug = z.strictObject({ slug: PathParam });
+const Spv = z.strictObject({ spvSlug: PathParam });
+const Person = z.strictObject({ spvSlug: PathParam, personId: PathParam });
 
 const contractKind = <Kind extends string, L extends z.ZodType, D extends z.ZodType>(
   kind: Kind,
@@ -85,7 +54,9 @@ const contractKind = <Kind extends string, L extends z.ZodType, D extends z.ZodT
       sdk: `client.contracts.${kind}.list()`,
       method: 'GET',
       route: `/v1/contracts/${kind}/{version}`,
+      params: Version,
       response: list,
+      select: (body: unknown) => documentsOf<z.output<D>>(body, kind),
       auth: 'optional',
       validation: 'off',
     },
@@ -93,6 +64,7 @@ const contractKind = <Kind extends string, L extends z.ZodType, D extends z.ZodT
       sdk: `client.contracts.${kind}.get()`,
       method: 'GET',
       route: `/v1/contracts/${kind}/{version}/{name}`,
+      params: Document,
       response: one,
       auth: 'optional',
     },
@@ -111,7 +83,7 @@ const samples = contractKind('samples', ContractSampleList, ContractSample);
  * OPERATIONS['spvRequests.get']; // { method: 'GET', route: '/v1/spv-requests/{slug}', response: SpvRequest, … }
  * ```
  */
-export const OPERATIONS = {
+export const OPERATIONS = withSpans({
   'system.root': {
     sdk: 'client.system.root()',
     method: 'GET',
@@ -162,6 +134,7 @@ export const OPERATIONS = {
     method: 'GET',
     route: '/v1/contracts',
     response: ContractVersionList,
+    select: contractVersionsOf,
     auth: 'optional',
     validation: 'off',
   },
@@ -192,12 +165,14 @@ export const OPERATIONS = {
     sdk: 'client.spvRequests.get()',
     method: 'GET',
     route: '/v1/spv-requests/{slug}',
+    params: Slug,
     response: SpvRequest,
   },
   'spvRequests.cancel': {
     sdk: 'client.spvRequests.cancel()',
     method: 'DELETE',
     route: '/v1/spv-requests/{slug}',
+    params: Slug,
     response: SpvRequest,
   },
   'investors.create': {
@@ -205,6 +180,9 @@ export const OPERATIONS = {
     method: 'POST',
     route: '/v1/investors',
     response: InvestorCreateResponse,
+    // With responseValidation 'warn' or 'off' the body may not match; rows without a result then fail as
+    // `missing_result` (retryable) instead of being lost.
+    select: (body: InvestorCreateResponse) => resultRows(body, investorRowResult),
     body: {
       contentType: 'application/json',
       schema: z.strictObject({ investors: z.array(InvestorInput) }),
@@ -216,7 +194,9 @@ export const OPERATIONS = {
     sdk: 'client.subscriptions.create()',
     method: 'POST',
     route: '/v1/spvs/{spv_slug}/subscriptions',
+    params: Spv,
     response: SubscriptionCreateResponse,
+    select: (body: SubscriptionCreateResponse) => resultRows(body),
     body: {
       contentType: 'application/json',
       schema: z.strictObject({ subscriptions: z.array(SubscriptionInput) }),
@@ -228,6 +208,7 @@ export const OPERATIONS = {
     sdk: 'client.subscriptions.uploadSignedForm()',
     method: 'POST',
     route: '/v1/spvs/{spv_slug}/subscription/{person_id}/forms',
+    params: Person,
     response: SignedFormUploadResult,
     body: { contentType: 'multipart/form-data', schema: SignedFormBody },
     idempotencyKey: true,
@@ -236,58 +217,25 @@ export const OPERATIONS = {
     sdk: 'client.subscriptions.uploadFundingReceipt()',
     method: 'POST',
     route: '/v1/spvs/{spv_slug}/subscription/{person_id}/fundings',
+    params: Person,
     response: FundingReceiptUploadResult,
     body: { contentType: 'multipart/form-data', schema: FundingReceiptBody },
     idempotencyKey: true,
   },
-} as const satisfies Record<string, Operation>;
+} as const satisfies Record<string, Omit<Operation, 'span'>>);
 
 /** The name of one of {@link OPERATIONS}. */
 export type OperationName = keyof typeof OPERATIONS;
 
-/**
- * What the request pipeline needs of `operation` for one call: method, the route with `params` filled in
- * (percent-encoded), the route template (warnings are said once per route) and the response schema.
- *
- * @example
- * ```ts
- * requester.request({ ...callOf(OPERATIONS['spvRequests.get'], { slug }), options });
- * ```
- */
-export function callOf<O extends Operation>(
-  operation: O,
-  params: Record<string, string> = {},
-): {
-  method: O['method'];
-  path: string;
-  route: string;
-  operation: string | undefined;
-  response: O['response'];
-  validation: 'strict' | 'off' | undefined;
-  auth: 'bearer' | 'optional' | 'none';
-} {
-  const { method, route, response, validation, auth = 'bearer' } = operation;
-  const name = operationName(operation);
-  return { method, path: fillRoute(route, params), route, operation: name, response, validation, auth };
-}
+export type { Operation };
 
-let names: Map<Operation, string> | undefined;
-
-/**
- * The operation's name in traces: its key in {@link OPERATIONS} in snake_case (`spv_requests.create`,
- * `subscriptions.upload_signed_form`); `undefined` for an operation outside the table.
- */
-export function operationName(operation: Operation): string | undefined {
-  names ??= new Map(
-    Object.entries(OPERATIONS).map(([key, op]) => [op, key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]),
-  );
-  return names.get(operation);
-}
-
-function fillRoute(route: string, params: Record<string, string>): string {
-  return route.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new TypeError(`${route}: no value for {${name}}`);
-    return encodeURIComponent(value);
-  });
+// Each entry's span name is its key in snake_case (`spv_requests.create`, `subscriptions.upload_signed_form`).
+function withSpans<T extends Record<string, Omit<Operation, 'span'>>>(
+  table: T,
+): { [K in keyof T]: T[K] & { span: string } } {
+  const named = Object.entries(table).map(([key, op]) => [
+    key,
+    { ...op, span: key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) },
+  ]);
+  return Object.fromEntries(named) as { [K in keyof T]: T[K] & { span: string } };
 }

@@ -1,33 +1,21 @@
-import { z } from 'zod';
 import type { BulkChunkReport } from '../core/bulk/bulk-run.js';
-import { runBulk } from '../core/bulk/bulk-run.js';
-import { InputValidationError } from '../core/errors/errors.js';
-import { APIPromise } from '../core/request/api-promise.js';
+import { optionIssues } from '../core/check-options.js';
+import { toValidationIssues } from '../core/errors/errors.js';
+import type { APIPromise } from '../core/request/api-promise.js';
+import type { IdempotentRequestOptions } from '../core/request/request-options.js';
 import type { Requester } from '../core/request/requester.js';
 import type { UploadFile } from '../core/uploads/file-source.js';
-import { sendUpload } from '../core/uploads/upload-request.js';
-import { PathParam } from '../schemas/request-params.js';
-import {
+import type {
   SubscriptionInput,
-  type SubscriptionRowFailure,
-  type SubscriptionRowResult,
-  type SubscriptionRowSuccess,
+  SubscriptionRowFailure,
+  SubscriptionRowResult,
+  SubscriptionRowSuccess,
 } from '../schemas/subscriptions.js';
 import type { FundingReceiptUploadResult, SignedFormUploadResult } from '../schemas/uploads.js';
+import { type BulkCreateOptions, sendBulk } from './bulk-options.js';
+import { OPERATIONS } from './operations.js';
 import {
-  type BulkCreateOptions,
-  BulkOptions,
-  bulkFields,
-  DEFAULT_CHUNK_SIZE,
-  DEFAULT_CONCURRENCY,
-  resultRows,
-  splitResults,
-} from './bulk-options.js';
-import { type IdempotentRequestOptions, resolveIdempotencyKey } from './idempotent-request-options.js';
-import { callOf, OPERATIONS } from './operations.js';
-import { guarded, inputIssues, requestOptions } from './parse-input.js';
-import {
-  FundingReceiptInput,
+  FundingReceiptOptions,
   type FundingReceiptUpload,
   isUploadObject,
   MAX_UPLOAD_BYTES,
@@ -35,11 +23,6 @@ import {
   type SignedFormUpload,
   type SignedFormUploadOptions,
 } from './upload-options.js';
-
-const CreateArgs = z.strictObject({
-  spvSlug: PathParam,
-  subscriptions: z.array(SubscriptionInput).min(1, 'Expected at least one subscription'),
-});
 
 /** Options of `client.subscriptions.create()`. */
 export type SubscriptionCreateOptions = BulkCreateOptions;
@@ -59,38 +42,6 @@ export interface SubscriptionBulkResult {
 }
 
 const isSubscribed = (row: SubscriptionRowResult): row is SubscriptionRowSuccess => row.error === undefined;
-
-function subscriptionKey(row: SubscriptionInput): string | undefined {
-  return row.partnerSubscriptionId;
-}
-
-function subscriptionResultKey(result: SubscriptionRowResult): string | undefined {
-  return result.error === undefined ? (result.partnerSubscriptionId ?? undefined) : undefined;
-}
-
-function subscriptionFailure(
-  row: SubscriptionInput,
-  error: { code: string; message: string; retryable: boolean },
-): SubscriptionRowResult {
-  return {
-    servicePersonId: row.servicePersonId,
-    shareClassSlug: row.shareClassSlug,
-    partnerSubscriptionId: row.partnerSubscriptionId,
-    error,
-  };
-}
-
-function subscriptionResultRows(body: { results: SubscriptionRowSuccess[] }): SubscriptionRowSuccess[] {
-  return resultRows(body) as SubscriptionRowSuccess[];
-}
-const PersonArgs = z.strictObject({ spvSlug: PathParam, personId: PathParam });
-
-const FORM = OPERATIONS['subscriptions.uploadSignedForm'];
-const RECEIPT = OPERATIONS['subscriptions.uploadFundingReceipt'];
-const personParams = (args: { spvSlug: string; personId: string }) => ({
-  spv_slug: args.spvSlug,
-  person_id: args.personId,
-});
 
 /**
  * Subscriptions of investors in an approved SPV and their documents: `client.subscriptions`. The SPV's slug
@@ -135,45 +86,30 @@ export class Subscriptions {
     subscriptions: SubscriptionInput[],
     options?: SubscriptionCreateOptions,
   ): APIPromise<SubscriptionBulkResult> {
-    return guarded(() => {
-      const { key, issues: keyIssues } = resolveIdempotencyKey(options);
-      const { data, issues } = inputIssues(CreateArgs, { spvSlug, subscriptions });
-      const bulk = inputIssues(BulkOptions, bulkFields(options));
-      const all = [...issues, ...bulk.issues, ...keyIssues];
-      if (data === undefined || bulk.data === undefined || all.length > 0)
-        throw new InputValidationError('subscriptions.create input', all);
-      const call = callOf(OPERATIONS['subscriptions.create'], { spv_slug: data.spvSlug });
-      const pipelineOptions = requestOptions(options);
-      const inputs = data.subscriptions as SubscriptionInput[];
-      const outcome = runBulk<SubscriptionInput, SubscriptionRowResult>({
-        inputs,
-        prefilled: [],
-        chunkSize: bulk.data.chunkSize ?? DEFAULT_CHUNK_SIZE,
-        concurrency: bulk.data.concurrency ?? DEFAULT_CONCURRENCY,
-        baseKey: key,
-        field: 'subscriptions',
-        tracing: this.#requester.config.tracing,
-        operation: call.operation,
-        send: (rows, idempotencyKey, bodyJson) =>
-          this.#requester.request({
-            ...call,
-            json: { subscriptions: rows },
-            jsonText: bodyJson,
-            idempotencyKey,
-            select: subscriptionResultRows,
-            options: pipelineOptions,
-          }),
-        keyOf: subscriptionKey,
-        resultKeyOf: subscriptionResultKey,
-        failure: subscriptionFailure,
+    const empty = Array.isArray(subscriptions) && subscriptions.length === 0;
+    return sendBulk<SubscriptionInput, SubscriptionRowResult, SubscriptionRowSuccess>(
+      this.#requester,
+      OPERATIONS['subscriptions.create'],
+      {
+        input: {
+          params: { spvSlug },
+          body: { subscriptions },
+          issues: empty ? [{ path: 'subscriptions', message: 'Expected at least one subscription' }] : [],
+        },
+        rows: (body) => (body as { subscriptions: SubscriptionInput[] }).subscriptions,
+        keyOf: (row) => row.partnerSubscriptionId,
+        resultKeyOf: (result) =>
+          result.error === undefined ? (result.partnerSubscriptionId ?? undefined) : undefined,
+        failure: (row, error) => ({
+          servicePersonId: row.servicePersonId,
+          shareClassSlug: row.shareClassSlug,
+          partnerSubscriptionId: row.partnerSubscriptionId,
+          error,
+        }),
         succeeded: isSubscribed,
-        onProgress: bulk.data.onProgress,
-      }).then(({ results, chunks, response }) => ({
-        data: { results, ...splitResults(results, inputs, isSubscribed), chunks },
-        response,
-      }));
-      return new APIPromise(outcome);
-    });
+      },
+      options,
+    ) as APIPromise<SubscriptionBulkResult>;
   }
 
   /**
@@ -191,37 +127,21 @@ export class Subscriptions {
     options?: SignedFormUploadOptions,
   ): APIPromise<SignedFormUploadResult> {
     // `{ file, filename?, contentType?, maxBytes? }` (the receipt's shape) or the file itself.
-    const { file: given, ...inline } = isUploadObject(upload) ? upload : { file: upload };
-    const file = given as UploadFile;
-    if (isUploadObject(upload)) options = { ...inline, ...options } as SignedFormUploadOptions;
-    const args = inputIssues(PersonArgs, { spvSlug, personId });
-    const opts = inputIssues(SignedFormOptions, options ?? {});
-    const { key, issues: keyIssues } = resolveIdempotencyKey(options);
-    return guarded(() =>
-      sendUpload(this.#requester, {
-        subject: 'subscriptions.uploadSignedForm input',
-        // A non-object options argument is reported as `options`, not as the unnamed root.
-        issues: [
-          ...args.issues,
-          ...opts.issues.map((i) => (i.path === '' ? { ...i, path: 'options' } : i)),
-          ...keyIssues,
-        ],
-        file,
-        rules: {
-          maxBytes: opts.data?.maxBytes ?? MAX_UPLOAD_BYTES,
-          contentType: opts.data?.contentType,
-          trustDeclaredType: false,
-          filename: opts.data?.filename,
-          defaultName: 'signed-form',
-        },
-        // Built from the checked arguments only: a non-string id must be reported, not thrown on here.
-        path: args.data === undefined ? '' : callOf(FORM, personParams(args.data)).path,
-        route: FORM.route,
-        fields: {},
-        response: FORM.response,
-        idempotencyKey: key,
-        options: requestOptions(options),
-      }),
+    const { file, ...inline } = isUploadObject(upload) ? upload : { file: upload };
+    const all = isUploadObject(upload) ? { ...inline, ...options } : options;
+    const opts = optionIssues(SignedFormOptions, all ?? {}, 'options');
+    // A non-object `options` is named once, by the request options' check.
+    const issues = opts.issues.filter((issue) => issue.path !== 'options');
+    const rules = { ...opts.data, trustDeclaredType: false, defaultName: 'signed-form' };
+    return this.#requester.call(
+      OPERATIONS['subscriptions.uploadSignedForm'],
+      {
+        params: { spvSlug, personId },
+        body: {},
+        file: { file, rules: { ...rules, maxBytes: rules.maxBytes ?? MAX_UPLOAD_BYTES } },
+        issues,
+      },
+      all as IdempotentRequestOptions | undefined,
     );
   }
 
@@ -237,33 +157,28 @@ export class Subscriptions {
     receipt: FundingReceiptUpload,
     options?: IdempotentRequestOptions,
   ): APIPromise<FundingReceiptUploadResult> {
-    const args = inputIssues(PersonArgs, { spvSlug, personId });
-    const input = inputIssues(FundingReceiptInput, receipt);
-    const fields = input.data;
-    const { key, issues: keyIssues } = resolveIdempotencyKey(options);
-    return guarded(() =>
-      sendUpload(this.#requester, {
-        subject: 'subscriptions.uploadFundingReceipt input',
-        issues: [...args.issues, ...input.issues, ...keyIssues],
-        file: (receipt as { file?: unknown } | undefined)?.file,
-        rules: {
-          maxBytes: fields?.maxBytes ?? MAX_UPLOAD_BYTES,
-          contentType: fields?.contentType,
-          trustDeclaredType: true,
-          filename: fields?.filename,
-          defaultName: 'funding-receipt',
+    const own = FundingReceiptOptions.safeParse(receipt);
+    const { file, amount, currency, wireReference, ...rules } = own.data ?? {
+      file: receipt?.file,
+      maxBytes: undefined,
+    };
+    return this.#requester.call(
+      OPERATIONS['subscriptions.uploadFundingReceipt'],
+      {
+        params: { spvSlug, personId },
+        body: { amount: receipt?.amount, currency: receipt?.currency, wireReference: receipt?.wireReference },
+        file: {
+          file,
+          rules: {
+            ...rules,
+            maxBytes: rules.maxBytes ?? MAX_UPLOAD_BYTES,
+            trustDeclaredType: true,
+            defaultName: 'funding-receipt',
+          },
         },
-        // Built from the checked arguments only: a non-string id must be reported, not thrown on here.
-        path: args.data === undefined ? '' : callOf(RECEIPT, personParams(args.data)).path,
-        route: RECEIPT.route,
-        fields:
-          fields === undefined
-            ? {}
-            : { amount: fields.amount, currency: fields.currency, wireReference: fields.wireReference },
-        response: RECEIPT.response,
-        idempotencyKey: key,
-        options: requestOptions(options),
-      }),
+        issues: own.success ? [] : toValidationIssues(own.error.issues),
+      },
+      options,
     );
   }
 }
