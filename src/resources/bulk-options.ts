@@ -1,7 +1,5 @@
 import { z } from 'zod';
 import { type BulkChunkReport, type BulkProgress, type BulkRunSpec, runBulk } from '../core/bulk/bulk-run.js';
-import { optionIssues } from '../core/check-options.js';
-import type { ValidationIssue } from '../core/errors/errors.js';
 import { APIPromise } from '../core/request/api-promise.js';
 import type { IdempotentRequestOptions } from '../core/request/request-options.js';
 import type { Operation } from '../core/request/request-spec.js';
@@ -37,14 +35,19 @@ export const BulkOptions = z.object({
 });
 
 /** A row's result: a failed one says whether another try may pass. */
-type RowResult = { error?: { retryable: boolean } | null | undefined };
+export type RowResult = { error?: { retryable: boolean } | null | undefined };
 
 /** What a bulk call resolves to: every row answered, in input order. */
 export interface BulkResult<Input, Result extends RowResult, Success extends Result> {
+  /** One result per input row, in input order. */
   results: Result[];
+  /** Rows the API took (for investors: a new person, or the known one for a repeated `partnerInvestorId`). */
   succeeded: Success[];
+  /** Every other row, with its `error` (refused client-side, refused by the API, or lost with its chunk). */
   failed: Exclude<Result, Success>[];
+  /** The input rows whose failure may pass on another try, ready to send again. */
   retryable: Input[];
+  /** One report per chunk request (keys, request ids, attempts, chunk-level errors). */
   chunks: BulkChunkReport[];
 }
 
@@ -70,12 +73,8 @@ export function sendBulk<Input, Result extends RowResult, Success extends Result
   options: BulkCreateOptions | undefined,
 ): APIPromise<BulkResult<Input, Result, Success>> {
   try {
-    const given = optionIssues(BulkOptions, options ?? {}, 'options');
-    // A non-object `options` is named once, by the request options' check.
-    const own = given.issues.filter((issue) => issue.path !== 'options');
-    const issues: ValidationIssue[] = [...(call.input.issues ?? []), ...own];
-    const checked = requester.check(operation, { ...call.input, issues }, options);
-    const bulk = given.data ?? {};
+    const checked = requester.check(operation, call.input, options);
+    const bulk: z.output<typeof BulkOptions> = checked.extras ?? {};
     const inputs = call.rows(checked.body);
     const field = operation.body.chunkedArray;
     const outcome = runBulk<Input, Result>({
@@ -109,11 +108,7 @@ export function sendBulk<Input, Result extends RowResult, Success extends Result
  * A bulk call's results split: rows that `succeeded`, the others (`failed`), and the inputs whose failure
  * is `retryable`, each in input order.
  */
-export function splitResults<
-  Input,
-  Result extends { error?: { retryable: boolean } | null | undefined },
-  Success extends Result,
->(
+export function splitResults<Input, Result extends RowResult, Success extends Result>(
   results: readonly Result[],
   inputs: readonly Input[],
   succeeded: (result: Result) => result is Success,

@@ -32,9 +32,8 @@ export class ContractDocuments<Document> {
    * (the spec does not show one) comes back as sent, in `unrecognized`, with a warning once per route.
    */
   list(version: string, options?: RequestOptions): APIPromise<ContractDocumentList<Document>> {
-    return this.#requester.call(this.#list, { params: { version } }, options) as APIPromise<
-      ContractDocumentList<Document>
-    >;
+    const documents = this.#requester.call(this.#list, { params: { version } }, options);
+    return documents as APIPromise<ContractDocumentList<Document>>;
   }
 
   /** `GET /v1/contracts/{kind}/{version}/{name}` — one document. */

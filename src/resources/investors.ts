@@ -1,32 +1,15 @@
-import type { BulkChunkReport } from '../core/bulk/bulk-run.js';
 import type { APIPromise } from '../core/request/api-promise.js';
 import type { Requester } from '../core/request/requester.js';
-import type {
-  InvestorInput,
-  InvestorRowFailure,
-  InvestorRowResult,
-  InvestorRowSuccess,
-} from '../schemas/investors.js';
-import { type BulkCreateOptions, sendBulk } from './bulk-options.js';
-import { checkInvestorRow, checkInvestorRows } from './investor-rows.js';
+import { checkInvestorRow, checkInvestorRows } from '../schemas/investor-rows.js';
+import type { InvestorInput, InvestorRowResult, InvestorRowSuccess } from '../schemas/investors.js';
+import { type BulkCreateOptions, type BulkResult, sendBulk } from './bulk-options.js';
 import { OPERATIONS } from './operations.js';
 
 /** Options of `client.investors.create()`. */
 export type InvestorCreateOptions = BulkCreateOptions;
 
 /** The outcome of `client.investors.create()`: every row answered, in input order. */
-export interface InvestorBulkResult {
-  /** One result per input row, in input order. */
-  results: InvestorRowResult[];
-  /** Rows that have a `servicePersonId` (a new person, or the known one for a repeated `partnerInvestorId`). */
-  succeeded: InvestorRowSuccess[];
-  /** Every other row, with its `error` (refused client-side, refused by the API, or lost with its chunk). */
-  failed: InvestorRowFailure[];
-  /** The input rows whose failure may pass on another try, ready to send again. */
-  retryable: InvestorInput[];
-  /** One report per chunk request (keys, request ids, attempts, chunk-level errors). */
-  chunks: BulkChunkReport[];
-}
+export type InvestorBulkResult = BulkResult<InvestorInput, InvestorRowResult, InvestorRowSuccess>;
 
 const investorKey = (row: { partnerInvestorId: string }): string => row.partnerInvestorId;
 

@@ -1,17 +1,7 @@
 import { z } from 'zod';
 import { tokenResponseSchema } from '../auth/token-response.js';
 import type { Operation } from '../core/request/request-spec.js';
-import {
-  ContractCatalog,
-  ContractCatalogList,
-  ContractPrimitive,
-  ContractPrimitiveList,
-  ContractSample,
-  ContractSampleList,
-  ContractTemplate,
-  ContractTemplateList,
-  ContractVersionList,
-} from '../schemas/contracts.js';
+import * as contracts from '../schemas/contracts.js';
 import { InvestorCreateResponse, InvestorInput, investorRowResult } from '../schemas/investors.js';
 import { JWT_BEARER_GRANT_TYPE, TokenInfo } from '../schemas/oauth.js';
 import { PathParam } from '../schemas/request-params.js';
@@ -28,8 +18,9 @@ import {
   FundingReceiptUploadResult,
   SignedFormUploadResult,
 } from '../schemas/uploads.js';
-import { resultRows } from './bulk-options.js';
+import { BulkOptions, resultRows } from './bulk-options.js';
 import { contractVersionsOf, documentsOf } from './contract-lists.js';
+import { SignedFormOptions } from './upload-options.js';
 
 /** Stands for a file part of a `multipart/form-data` body. */
 const filePart = () => z.string().meta({ format: 'binary', description: 'The file bytes' });
@@ -51,7 +42,6 @@ const contractKind = <Kind extends string, L extends z.ZodType, D extends z.ZodT
 ) =>
   ({
     list: {
-      sdk: `client.contracts.${kind}.list()`,
       method: 'GET',
       route: `/v1/contracts/${kind}/{version}`,
       params: Version,
@@ -61,7 +51,6 @@ const contractKind = <Kind extends string, L extends z.ZodType, D extends z.ZodT
       validation: 'off',
     },
     get: {
-      sdk: `client.contracts.${kind}.get()`,
       method: 'GET',
       route: `/v1/contracts/${kind}/{version}/{name}`,
       params: Document,
@@ -70,10 +59,10 @@ const contractKind = <Kind extends string, L extends z.ZodType, D extends z.ZodT
     },
   }) as const;
 
-const templates = contractKind('templates', ContractTemplateList, ContractTemplate);
-const catalogs = contractKind('catalogs', ContractCatalogList, ContractCatalog);
-const primitives = contractKind('primitives', ContractPrimitiveList, ContractPrimitive);
-const samples = contractKind('samples', ContractSampleList, ContractSample);
+const templates = contractKind('templates', contracts.ContractTemplateList, contracts.ContractTemplate);
+const catalogs = contractKind('catalogs', contracts.ContractCatalogList, contracts.ContractCatalog);
+const primitives = contractKind('primitives', contracts.ContractPrimitiveList, contracts.ContractPrimitive);
+const samples = contractKind('samples', contracts.ContractSampleList, contracts.ContractSample);
 
 /**
  * Every operation of the API the SDK calls, keyed by its own name.
@@ -84,29 +73,10 @@ const samples = contractKind('samples', ContractSampleList, ContractSample);
  * ```
  */
 export const OPERATIONS = withSpans({
-  'system.root': {
-    sdk: 'client.system.root()',
-    method: 'GET',
-    route: '/',
-    response: RootResponse,
-    auth: 'none',
-  },
-  'system.health': {
-    sdk: 'client.system.health()',
-    method: 'GET',
-    route: '/public/hc',
-    response: HealthResponse,
-    auth: 'none',
-  },
-  'system.openapi': {
-    sdk: 'client.system.openapi()',
-    method: 'GET',
-    route: '/openapi.json',
-    response: OpenApiDocument,
-    auth: 'none',
-  },
+  'system.root': { method: 'GET', route: '/', response: RootResponse, auth: 'none' },
+  'system.health': { method: 'GET', route: '/public/hc', response: HealthResponse, auth: 'none' },
+  'system.openapi': { method: 'GET', route: '/openapi.json', response: OpenApiDocument, auth: 'none' },
   'system.docs': {
-    sdk: 'client.system.docs()',
     method: 'GET',
     route: '/docs',
     response: z.string(),
@@ -128,12 +98,11 @@ export const OPERATIONS = withSpans({
       ]),
     },
   },
-  'oauth.info': { sdk: 'client.oauth.info()', method: 'GET', route: '/v1/oauth2/info', response: TokenInfo },
+  'oauth.info': { method: 'GET', route: '/v1/oauth2/info', response: TokenInfo },
   'contracts.versions': {
-    sdk: 'client.contracts.versions()',
     method: 'GET',
     route: '/v1/contracts',
-    response: ContractVersionList,
+    response: contracts.ContractVersionList,
     select: contractVersionsOf,
     auth: 'optional',
     validation: 'off',
@@ -147,7 +116,6 @@ export const OPERATIONS = withSpans({
   'contracts.samples.list': samples.list,
   'contracts.samples.get': samples.get,
   'spvRequests.create': {
-    sdk: 'client.spvRequests.create()',
     method: 'POST',
     route: '/v1/spv-requests',
     response: SpvRequest,
@@ -155,30 +123,27 @@ export const OPERATIONS = withSpans({
     idempotencyKey: true,
   },
   'spvRequests.list': {
-    sdk: 'client.spvRequests.list()',
     method: 'GET',
     route: '/v1/spv-requests',
     response: SpvRequestPage,
     query: SpvRequestListParams,
   },
   'spvRequests.get': {
-    sdk: 'client.spvRequests.get()',
     method: 'GET',
     route: '/v1/spv-requests/{slug}',
     params: Slug,
     response: SpvRequest,
   },
   'spvRequests.cancel': {
-    sdk: 'client.spvRequests.cancel()',
     method: 'DELETE',
     route: '/v1/spv-requests/{slug}',
     params: Slug,
     response: SpvRequest,
   },
   'investors.create': {
-    sdk: 'client.investors.create()',
     method: 'POST',
     route: '/v1/investors',
+    options: BulkOptions,
     response: InvestorCreateResponse,
     // With responseValidation 'warn' or 'off' the body may not match; rows without a result then fail as
     // `missing_result` (retryable) instead of being lost.
@@ -191,10 +156,10 @@ export const OPERATIONS = withSpans({
     idempotencyKey: true,
   },
   'subscriptions.create': {
-    sdk: 'client.subscriptions.create()',
     method: 'POST',
     route: '/v1/spvs/{spv_slug}/subscriptions',
     params: Spv,
+    options: BulkOptions,
     response: SubscriptionCreateResponse,
     select: (body: SubscriptionCreateResponse) => resultRows(body),
     body: {
@@ -205,16 +170,15 @@ export const OPERATIONS = withSpans({
     idempotencyKey: true,
   },
   'subscriptions.uploadSignedForm': {
-    sdk: 'client.subscriptions.uploadSignedForm()',
     method: 'POST',
     route: '/v1/spvs/{spv_slug}/subscription/{person_id}/forms',
     params: Person,
+    options: SignedFormOptions,
     response: SignedFormUploadResult,
     body: { contentType: 'multipart/form-data', schema: SignedFormBody },
     idempotencyKey: true,
   },
   'subscriptions.uploadFundingReceipt': {
-    sdk: 'client.subscriptions.uploadFundingReceipt()',
     method: 'POST',
     route: '/v1/spvs/{spv_slug}/subscription/{person_id}/fundings',
     params: Person,
@@ -222,20 +186,22 @@ export const OPERATIONS = withSpans({
     body: { contentType: 'multipart/form-data', schema: FundingReceiptBody },
     idempotencyKey: true,
   },
-} as const satisfies Record<string, Omit<Operation, 'span'>>);
+} as const satisfies Record<string, Entry>);
 
 /** The name of one of {@link OPERATIONS}. */
 export type OperationName = keyof typeof OPERATIONS;
 
 export type { Operation };
 
+/** An entry as written: `sdk` defaults to `client.<key>()`; the span name is derived from the key. */
+type Entry = Omit<Operation, 'span' | 'sdk'> & { sdk?: string };
+type Named = { sdk: string; span: string };
+
 // Each entry's span name is its key in snake_case (`spv_requests.create`, `subscriptions.upload_signed_form`).
-function withSpans<T extends Record<string, Omit<Operation, 'span'>>>(
-  table: T,
-): { [K in keyof T]: T[K] & { span: string } } {
+function withSpans<T extends Record<string, Entry>>(table: T): { [K in keyof T]: T[K] & Named } {
   const named = Object.entries(table).map(([key, op]) => [
     key,
-    { ...op, span: key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) },
+    { sdk: `client.${key}()`, ...op, span: key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) },
   ]);
-  return Object.fromEntries(named) as { [K in keyof T]: T[K] & { span: string } };
+  return Object.fromEntries(named) as { [K in keyof T]: T[K] & Named };
 }

@@ -1,5 +1,3 @@
-import type { BulkChunkReport } from '../core/bulk/bulk-run.js';
-import { optionIssues } from '../core/check-options.js';
 import { toValidationIssues } from '../core/errors/errors.js';
 import type { APIPromise } from '../core/request/api-promise.js';
 import type { IdempotentRequestOptions } from '../core/request/request-options.js';
@@ -7,19 +5,16 @@ import type { Requester } from '../core/request/requester.js';
 import type { UploadFile } from '../core/uploads/file-source.js';
 import type {
   SubscriptionInput,
-  SubscriptionRowFailure,
   SubscriptionRowResult,
   SubscriptionRowSuccess,
 } from '../schemas/subscriptions.js';
 import type { FundingReceiptUploadResult, SignedFormUploadResult } from '../schemas/uploads.js';
-import { type BulkCreateOptions, sendBulk } from './bulk-options.js';
+import { type BulkCreateOptions, type BulkResult, sendBulk } from './bulk-options.js';
 import { OPERATIONS } from './operations.js';
 import {
   FundingReceiptOptions,
   type FundingReceiptUpload,
   isUploadObject,
-  MAX_UPLOAD_BYTES,
-  SignedFormOptions,
   type SignedFormUpload,
   type SignedFormUploadOptions,
 } from './upload-options.js';
@@ -28,20 +23,11 @@ import {
 export type SubscriptionCreateOptions = BulkCreateOptions;
 
 /** The outcome of `client.subscriptions.create()`: every row answered, in input order. */
-export interface SubscriptionBulkResult {
-  /** One result per input row, in input order. */
-  results: SubscriptionRowResult[];
-  /** Rows the API subscribed. */
-  succeeded: SubscriptionRowSuccess[];
-  /** Rows of chunks that failed as a whole or were not sent, with their `error`. */
-  failed: SubscriptionRowFailure[];
-  /** The input rows whose failure may pass on another try, ready to send again. */
-  retryable: SubscriptionInput[];
-  /** One report per chunk request (keys, request ids, attempts, chunk-level errors). */
-  chunks: BulkChunkReport[];
-}
-
-const isSubscribed = (row: SubscriptionRowResult): row is SubscriptionRowSuccess => row.error === undefined;
+export type SubscriptionBulkResult = BulkResult<
+  SubscriptionInput,
+  SubscriptionRowResult,
+  SubscriptionRowSuccess
+>;
 
 /**
  * Subscriptions of investors in an approved SPV and their documents: `client.subscriptions`. The SPV's slug
@@ -106,7 +92,7 @@ export class Subscriptions {
           partnerSubscriptionId: row.partnerSubscriptionId,
           error,
         }),
-        succeeded: isSubscribed,
+        succeeded: (row): row is SubscriptionRowSuccess => row.error === undefined,
       },
       options,
     ) as APIPromise<SubscriptionBulkResult>;
@@ -128,20 +114,14 @@ export class Subscriptions {
   ): APIPromise<SignedFormUploadResult> {
     // `{ file, filename?, contentType?, maxBytes? }` (the receipt's shape) or the file itself.
     const { file, ...inline } = isUploadObject(upload) ? upload : { file: upload };
-    const all = isUploadObject(upload) ? { ...inline, ...options } : options;
-    const opts = optionIssues(SignedFormOptions, all ?? {}, 'options');
-    // A non-object `options` is named once, by the request options' check.
-    const issues = opts.issues.filter((issue) => issue.path !== 'options');
-    const rules = { ...opts.data, trustDeclaredType: false, defaultName: 'signed-form' };
     return this.#requester.call(
       OPERATIONS['subscriptions.uploadSignedForm'],
       {
         params: { spvSlug, personId },
         body: {},
-        file: { file, rules: { ...rules, maxBytes: rules.maxBytes ?? MAX_UPLOAD_BYTES } },
-        issues,
+        file: { file, rules: { trustDeclaredType: false, defaultName: 'signed-form' } },
       },
-      all as IdempotentRequestOptions | undefined,
+      (isUploadObject(upload) ? { ...inline, ...options } : options) as SignedFormUploadOptions | undefined,
     );
   }
 
@@ -158,24 +138,13 @@ export class Subscriptions {
     options?: IdempotentRequestOptions,
   ): APIPromise<FundingReceiptUploadResult> {
     const own = FundingReceiptOptions.safeParse(receipt);
-    const { file, amount, currency, wireReference, ...rules } = own.data ?? {
-      file: receipt?.file,
-      maxBytes: undefined,
-    };
+    const { file, amount, currency, wireReference, ...rules } = own.data ?? { file: receipt?.file };
     return this.#requester.call(
       OPERATIONS['subscriptions.uploadFundingReceipt'],
       {
         params: { spvSlug, personId },
         body: { amount: receipt?.amount, currency: receipt?.currency, wireReference: receipt?.wireReference },
-        file: {
-          file,
-          rules: {
-            ...rules,
-            maxBytes: rules.maxBytes ?? MAX_UPLOAD_BYTES,
-            trustDeclaredType: true,
-            defaultName: 'funding-receipt',
-          },
-        },
+        file: { file, rules: { ...rules, trustDeclaredType: true, defaultName: 'funding-receipt' } },
         issues: own.success ? [] : toValidationIssues(own.error.issues),
       },
       options,

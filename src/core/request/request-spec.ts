@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { MultipartBody } from '../uploads/multipart-body.js';
 import type { RequestOptions } from './request-options.js';
+
 import type { ResponseValidationMode } from './response-validation.js';
 
 /** HTTP methods the API uses. */
@@ -35,6 +36,8 @@ export interface Operation {
   /** Query parameters the SDK sends (every one of them, on every call). */
   readonly query?: z.ZodObject;
   readonly body?: OperationBody;
+  /** The method's own options besides {@link RequestOptions} (bulk `chunkSize`, upload `filename`…). */
+  readonly options?: z.ZodObject;
   /** Schema of the 2xx body the SDK parses (checked per `responseValidation`). */
   readonly response: z.ZodType;
   /** `text` for the one HTML page; JSON otherwise. */

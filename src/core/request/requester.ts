@@ -1,6 +1,7 @@
 import { AbortError } from 'p-retry';
 import type { z } from 'zod';
 import { IdempotencyKey } from '../../schemas/request-params.js';
+import { optionIssues } from '../check-options.js';
 import {
   APIUserAbortError,
   InputValidationError,
@@ -53,6 +54,8 @@ export interface CheckedCall {
   idempotencyKey: string | undefined;
   /** The pipeline's options, a method's own extras left out. */
   options: RequestOptions | undefined;
+  /** The method's own options, checked by the operation's `options` schema. */
+  extras: Record<string, unknown> | undefined;
 }
 
 const fieldSchemas = new WeakMap<z.ZodType, z.ZodType>();
@@ -161,6 +164,9 @@ export class Requester {
     const bodySchema = described && (upload ? fieldsOf(described.schema) : described.schema);
     const body = 'body' in input ? take(bodySchema, input.body) : undefined;
     if (input.issues !== undefined) issues.push(...input.issues);
+    const extras = operation.options && optionIssues(operation.options, options ?? {}, 'options');
+    // A non-object `options` is named once, by the request options' check below.
+    if (extras) issues.push(...extras.issues.filter((issue) => issue.path !== 'options'));
     let idempotencyKey: string | undefined;
     if (operation.idempotencyKey === true) {
       const given = (options as { idempotencyKey?: unknown } | null | undefined)?.idempotencyKey;
@@ -177,6 +183,7 @@ export class Requester {
       body,
       idempotencyKey,
       options: requestOptions.data,
+      extras: extras?.data,
       issues,
     };
   }
@@ -217,7 +224,11 @@ export class Requester {
     const { issues } = checked;
     let prepared: PreparedUpload | undefined;
     try {
-      const file = await prepareFilePart(part ?? ({ file: undefined } as unknown as FilePart), signal);
+      const { file: given, rules } = part ?? { file: undefined, rules: undefined };
+      const file = await prepareFilePart(
+        { file: given, rules: { ...checked.extras, ...rules } as FilePart['rules'] },
+        signal,
+      );
       if ('issue' in file) issues.push(file.issue);
       else prepared = file.prepared;
     } catch (error) {

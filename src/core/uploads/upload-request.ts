@@ -1,3 +1,4 @@
+import { MAX_UPLOAD_BYTES } from '../../schemas/uploads.js';
 import type { ValidationIssue } from '../errors/errors.js';
 import { type FileSource, FileSourceError, toFileSource } from './file-source.js';
 import { MultipartBody } from './multipart-body.js';
@@ -7,7 +8,8 @@ import type { PreparedUpload, UploadRules } from './upload-file.js';
 export interface FilePart {
   /** The caller's `file` argument, unchecked. */
   file: unknown;
-  rules: Omit<UploadRules, 'signal'>;
+  /** How to check it; `maxBytes` defaults to the API's 10 MiB. */
+  rules: Omit<UploadRules, 'signal' | 'maxBytes'> & { maxBytes?: number | undefined };
 }
 
 /**
@@ -21,7 +23,8 @@ export async function prepareFilePart(
   try {
     const source: FileSource = toFileSource(part.file);
     const { prepareUpload } = await import('./upload-file.js');
-    return { prepared: await prepareUpload(source, { ...part.rules, signal }) };
+    const maxBytes = part.rules.maxBytes ?? MAX_UPLOAD_BYTES;
+    return { prepared: await prepareUpload(source, { ...part.rules, maxBytes, signal }) };
   } catch (error) {
     if (!(error instanceof FileSourceError) || signal?.aborted) throw error;
     return { issue: { path: error.field, message: error.message } };

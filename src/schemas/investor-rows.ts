@@ -1,6 +1,11 @@
+import type { z } from 'zod';
 import type { ValidationIssue } from '../core/errors/errors.js';
-import { InvestorInput, type InvestorRowFailure, type InvestorRowResult } from '../schemas/investors.js';
-import { investorRowError } from './investor-row-error.js';
+import {
+  InvestorInput,
+  type InvestorRowError,
+  type InvestorRowFailure,
+  type InvestorRowResult,
+} from './investors.js';
 
 /** The rows of one `investors.create` call after the call-wide checks. */
 export interface CheckedInvestorRows {
@@ -76,4 +81,24 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
 
 function failed(partnerInvestorId: string, error: InvestorRowFailure['error']): InvestorRowFailure {
   return { partnerInvestorId, status: 'failed', error };
+}
+
+/** Codes of the row errors the SDK itself gives rows it refuses before sending (never `retryable`). */
+export type ClientRowErrorCode = 'invalid_field' | 'duplicate_in_request';
+
+/**
+ * The row error for an investor row that failed `InvestorInput`: the first problem decides `field`;
+ * `message` names every problem of the row. Never `retryable`: the row must be fixed.
+ */
+export function investorRowError(issues: readonly z.core.$ZodIssue[]): InvestorRowError {
+  const described = issues.map((issue) => ({
+    field: String(issue.path[0] ?? 'partnerInvestorId'),
+    message: issue.message,
+  }));
+  return {
+    code: 'invalid_field' satisfies ClientRowErrorCode,
+    message: described.map((item) => `${item.field}: ${item.message}`).join('; '),
+    retryable: false,
+    field: described[0]?.field ?? 'partnerInvestorId',
+  };
 }
