@@ -90,7 +90,7 @@ export function sendBulk<Input, Result extends RowResult, Success extends Result
       send: (rows, idempotencyKey) =>
         requester.call(
           operation,
-          { ...(call.input.params && { params: call.input.params }), body: { [field]: rows } },
+          { ...(call.input.params && { params: call.input.params }), checkedBody: { [field]: rows } },
           { ...checked.options, idempotencyKey },
         ) as APIPromise<Result[]>,
       onProgress: bulk.onProgress,

@@ -39,6 +39,8 @@ export interface CallInput {
   query?: unknown;
   /** The body; a multipart body's text fields. Checked when present (`'body' in input`). */
   body?: unknown;
+  /** A body checked already (a bulk chunk: every row was checked before its chunk was built): sent as is. */
+  checkedBody?: unknown;
   /** A multipart body's file part, checked (kind, size, first bytes) with the rest. */
   file?: FilePart;
   /** Problems the method found in its own options (bulk, upload), reported with the others. */
@@ -56,17 +58,6 @@ export interface CheckedCall {
   options: RequestOptions | undefined;
   /** The method's own options, checked by the operation's `options` schema. */
   extras: Record<string, unknown> | undefined;
-}
-
-const fieldSchemas = new WeakMap<z.ZodType, z.ZodType>();
-// The schema of a multipart body's text fields: the file part is checked as a file.
-function fieldsOf(schema: z.ZodType): z.ZodType {
-  let fields = fieldSchemas.get(schema);
-  if (fields === undefined) {
-    fields = (schema as z.ZodObject).omit({ file: true });
-    fieldSchemas.set(schema, fields);
-  }
-  return fields;
 }
 
 /**
@@ -124,7 +115,7 @@ export class Requester {
   ): APIPromise<OperationResult<O>> {
     try {
       const upload = operation.body?.contentType === 'multipart/form-data';
-      const checked = this.#check(operation, input, options, upload);
+      const checked = this.check(operation, input, options, upload);
       const result = upload
         ? this.#upload(operation, checked, input.file)
         : this.#run(this.#spec(operation, checked), true);
@@ -135,18 +126,15 @@ export class Requester {
   }
 
   /**
-   * The checks of {@link call}, for a method that sends its call in parts (a bulk call's chunks): the checked
-   * arguments, or one {@link InputValidationError} naming every bad field. Nothing is sent.
+   * The checks of {@link call}, also for a method that sends its call in parts (a bulk call's chunks): the
+   * checked arguments, or one {@link InputValidationError} naming every bad field. Nothing is sent. For an
+   * `upload`, the issues are returned instead, to be reported with the file's.
    */
-  check(operation: Operation, input: CallInput, options?: IdempotentRequestOptions): CheckedCall {
-    return this.#check(operation, input, options, false);
-  }
-
-  #check(
+  check(
     operation: Operation,
     input: CallInput,
     options: IdempotentRequestOptions | undefined,
-    upload: boolean,
+    upload = false,
   ): CheckedCall & { issues: ValidationIssue[] } {
     const issues: ValidationIssue[] = [];
     const take = (schema: z.ZodType | undefined, value: unknown): unknown => {
@@ -161,8 +149,10 @@ export class Requester {
       | undefined;
     const query = (operation.query && take(operation.query, input.query ?? {})) as QueryParams | undefined;
     const { body: described } = operation;
-    const bodySchema = described && (upload ? fieldsOf(described.schema) : described.schema);
-    const body = 'body' in input ? take(bodySchema, input.body) : undefined;
+    // A multipart body's file part is checked as a file, not by the schema.
+    const bodySchema =
+      described && (upload ? (described.schema as z.ZodObject).omit({ file: true }) : described.schema);
+    const body = 'body' in input ? take(bodySchema, input.body) : input.checkedBody;
     if (input.issues !== undefined) issues.push(...input.issues);
     const extras = operation.options && optionIssues(operation.options, options ?? {}, 'options');
     // A non-object `options` is named once, by the request options' check below.
