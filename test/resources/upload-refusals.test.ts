@@ -118,4 +118,25 @@ describe('uploads refused before any request', () => {
     expect(env.fake.requests.length).toBe(before);
     expect(await spoolDirs()).toEqual([]);
   });
+
+  it('a funding receipt with a bad amount, a bad key and a refused file: one error naming all three', async () => {
+    const env = await api.start();
+    const { spvSlug, personId } = await subscribedInvestor(env);
+    const before = env.fake.requests.length;
+    const error = await env.client.subscriptions
+      .uploadFundingReceipt(
+        spvSlug,
+        personId,
+        { file: fileBytes('gif'), amount: '25,000', currency: 'EUR', wireReference: 'WIRE-1' },
+        { idempotencyKey: 'white space' },
+      )
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputValidationError);
+    expect((error as InputValidationError).issues.map((i) => i.path)).toEqual([
+      'amount',
+      'idempotencyKey',
+      'file',
+    ]);
+    expect(env.fake.requests.length).toBe(before);
+  });
 });
