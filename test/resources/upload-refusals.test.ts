@@ -4,11 +4,12 @@ import { APIUserAbortError, InputValidationError } from '../../src/core/errors/e
 import type { UploadFile } from '../../src/core/uploads/file-source.js';
 import { MAX_UPLOAD_BYTES } from '../../src/schemas/uploads.js';
 import { type FakeEnv, useFakeApi } from './fake-harness.js';
-import { countingStream, fileBytes, MAGIC, spoolDirs, useTempDir } from './files.js';
+import { countingStream, fileBytes, MAGIC, spoolDirs, usePrivateTmpdir, useTempDir } from './files.js';
 import { subscribedInvestor } from './fixtures.js';
 
 const api = useFakeApi();
 const temp = useTempDir();
+usePrivateTmpdir();
 
 /** Uploads `file` as a signed form and returns the refusal; asserts no request reached the fake. */
 async function refused(env: FakeEnv, file: unknown, options = {}): Promise<InputValidationError> {
