@@ -108,6 +108,7 @@ export class FakePartnerEquity {
     this.#settings = resolveSettings(options, profile.defaults);
     this.clock = options.clock ?? new ManualClock();
     this.clockOffsetMs = options.clockOffsetMs ?? 0;
+    this.#onEvent = options.onEvent;
     this.#origins.add(this.#settings.baseUrl);
     const now = () => this.clock.now() + this.clockOffsetMs;
     this.#webhookSettings = resolveFakeWebhookOptions({
@@ -238,6 +239,8 @@ export class FakePartnerEquity {
     await this.#server?.close();
   }
 
+  readonly #onEvent: ((event: EmittedEvent) => void) | undefined;
+
   #emit(type: WebhookEventType, clientId: string, resource: object): void {
     const timestamp = iso(this.#services.now());
     const data = eventPayload(type, resource, this.#webhookSettings.payloads);
@@ -251,6 +254,7 @@ export class FakePartnerEquity {
     };
     this.#events.push(event);
     this.#sender.dispatch(event);
+    this.#onEvent?.(event);
   }
 
   #rememberAssertion(id: string, expiresAtSeconds: number): boolean {

@@ -6,7 +6,13 @@ import type { CliIo, Command, OptionValues } from '../command.js';
 import { CREDENTIAL_ENV } from '../credentials.js';
 import { followWallClock } from '../follow-wall-clock.js';
 import { serverOptions, startServer } from '../listen.js';
-import { ADMIN_API_PREFIX, adminApiHelp, CONSOLE_HELP, startMockConsole } from '../mock-console.js';
+import {
+  ADMIN_API_PREFIX,
+  adminApiHelp,
+  approvalLine,
+  CONSOLE_HELP,
+  startMockConsole,
+} from '../mock-console.js';
 import { mockPartnerOptions, registerMockPartner } from '../mock-partner.js';
 import { flag, integerValue, stringList, stringValue } from '../parse-options.js';
 import { nodeListener } from '../serve-fetch-handler.js';
@@ -117,6 +123,13 @@ export const mock: Command = {
       },
       autoApproveSpvRequests: flag(values, 'auto-approve'),
       webhooks: { scheme },
+      // However a request is approved (console, admin API, --auto-approve), say which SPV it made.
+      onEvent: (event) => {
+        if (event.type !== 'spv_request.completed') return;
+        const slug = (event.data as { spvRequestSlug?: unknown }).spvRequestSlug;
+        const request = fake?.admin.snapshot().spvRequests.find((r) => r.spvRequestSlug === slug);
+        if (request !== undefined) io.stdout.write(`${approvalLine(request)}\n`);
+      },
     });
     const stopClock = followWallClock(fake.clock);
     const cleanup: (() => Promise<void>)[] = [];
