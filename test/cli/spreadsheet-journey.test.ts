@@ -254,5 +254,5 @@ describe('the spreadsheet journey, with the CLI against the mock', () => {
     );
     expect(refusedByCheck).toEqual(['mail-5', 'mail-6', 'mail-7', 'mail-8']);
     expect(refusedByFake).toEqual(refusedByCheck);
-  });
+  }, 60_000); // the mock and two commands, each its own Node process
 });
