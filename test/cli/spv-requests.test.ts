@@ -84,9 +84,11 @@ describe('partner-equity spv-requests, and import subscriptions given a request 
       `Person ID,Share class,Currency,Amount\n${person?.servicePersonId},Class Z,${currency},1000\n`,
     );
     const out = join(env.dir, `${partner.clientId}-class-out.csv`);
-    const { status } = await runCli(['import', 'subscriptions', spvSlug, file, '--out', out, '--quiet'], {
+    const { status, stderr } = await runCli(['import', 'subscriptions', spvSlug, file, '--out', out], {
       env: partner.env,
     });
+    // Every row failed: said in words of its own, not as "0 of 1 rows done".
+    expect(stderr).toMatch(/Imported nothing from .*: every one of its 1 rows failed \(results in .*\), in/);
     expect(status).toBe(3);
     const [row] = await readCsvFile(out);
     expect(row?.['errorCode']).toBe('unknown_share_class');
