@@ -63,6 +63,22 @@ describe('partner-equity spv-requests, and import subscriptions given a request 
     expect(env.fake.requests.filter((r) => r.path.includes('/subscriptions'))).toHaveLength(before);
   }, 60_000); // two imports, each a Node process with a worker thread
 
+  it('an unknown SPV slug stops the import with a hint, and counts no row as done', async () => {
+    const partner = await newPartner(env);
+    const file = join(env.dir, `${partner.clientId}-nospv.csv`);
+    await writeFile(file, 'Person ID,Share class,Currency,Amount\np_1,class-a,EUR,1000\n');
+    const { status, stderr } = await runCli(['import', 'subscriptions', 'spv_unknown', file], {
+      env: partner.env,
+    });
+    expect(stderr).toContain(
+      '`partner-equity spv-requests list --status approved` shows the SPV slugs to import into',
+    );
+    expect(stderr).toMatch(
+      /Stopped with 0 of 1 rows done; fix the cause and run the same command again\.\n$/,
+    );
+    expect(status).toBe(1);
+  });
+
   it('an unknown share class is refused by the API with the valid slugs listed', async () => {
     const partner = await newPartner(env);
     const { spvSlug, shareClassSlug, currency } = await approvedSpv(env.fake, partner);

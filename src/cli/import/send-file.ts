@@ -1,4 +1,4 @@
-import type { PartnerEquity } from '../../index.js';
+import { NotFoundError, type PartnerEquity } from '../../index.js';
 import { formatError } from '../format-error.js';
 import { IMPORT_EXIT } from './import-exit.js';
 import { type ImportCounts, Progress, type ProgressMode } from './progress.js';
@@ -76,8 +76,14 @@ export async function sendFile(
   }
   if (ended.fatal !== undefined) {
     io.stderr.write(formatError(ended.fatal, `import ${kind.name}`));
+    if (ended.fatal instanceof NotFoundError && kind.name === 'subscriptions') {
+      io.stderr.write(
+        'No such SPV for this client: `partner-equity spv-requests list --status approved` shows the SPV slugs to import into (an approved spvr_… slug works too).\n',
+      );
+    }
+    // Rows of chunks the error refused count as failed: "done" is only what the API did.
     io.stderr.write(
-      `Stopped after ${n(counts.done)} of ${n(counts.total)} rows${where}; fix the cause and run the same command again.\n`,
+      `Stopped with ${n(counts.done - counts.failed)} of ${n(counts.total)} rows done${where}; fix the cause and run the same command again.\n`,
     );
     return 1;
   }
