@@ -222,11 +222,27 @@ describe('the spreadsheet journey, with the CLI against the mock', () => {
         ...addresses.map((address, i) => `mail-${i};Ada;Lovelace;${address};1980-01-0${1 + i};Germany`),
       ]),
     );
-    const check = await runCli(['import', 'investors', file, '--check', '--env-file', envFile]);
-    const refusedByCheck = [...check.stdout.matchAll(/^line (\d+): /gm)].map(
-      (m) => `mail-${Number(m[1]) - 2}`,
+    const check = await runCli(['import', 'investors', file, '--check', '--json', '--env-file', envFile]);
+    const [columns, ...reported] = check.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; line?: number; problems?: { reason: string }[] });
+    expect(columns).toMatchObject({
+      type: 'columns',
+      columns: [
+        { header: 'Investor ID', field: 'partnerInvestorId' },
+        { header: 'First name', field: 'firstName' },
+        { header: 'Last name', field: 'lastName' },
+        { header: 'Email address', field: 'email' },
+        { header: 'DOB', field: 'dateOfBirth' },
+        { header: 'Country of residence', field: 'countryOfResidence' },
+      ],
+    });
+    const invalid = reported.filter((entry) => entry.type === 'invalid-row');
+    const refusedByCheck = invalid.map((entry) => `mail-${(entry.line ?? 0) - 2}`);
+    expect(invalid[0]?.problems?.[0]?.reason).toBe(
+      '"two words@example.com" is not an e-mail address; write it as name@domain, with no spaces inside',
     );
-    expect(check.stdout).toContain('"two words@example.com" is not an e-mail address');
 
     // Every row sent to the fake as the CLI reads it (trimmed), bypassing the local check.
     const token = (await runCli(['token', '--env-file', envFile])).stdout.trim();

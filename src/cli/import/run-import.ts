@@ -9,7 +9,7 @@ import { flag, integerValue, stringList, stringValue } from '../parse-options.js
 import { stderrLogger } from '../stderr-logger.js';
 import { UsageError } from '../usage-error.js';
 import type { RowSource } from './checked-rows.js';
-import { describeColumns } from './columns.js';
+import { type ColumnMap, describeColumns } from './columns.js';
 import { IMPORT_EXIT, ImportInputError } from './import-exit.js';
 import type { ImportKindName } from './import-kind.js';
 import { runInThread } from './import-thread.js';
@@ -155,10 +155,7 @@ export async function runImportJob(job: ImportJob, io: ImportIo): Promise<number
         maps: job.maps,
         formats: { dateFormat: job.dateFormat, decimalComma: job.decimalComma },
         shareClasses: target.shareClasses,
-        onColumns:
-          check && !json && !quiet
-            ? (columns) => io.stderr.write(`${job.file}: columns read as\n${describeColumns(columns)}\n`)
-            : undefined,
+        onColumns: check && !quiet ? (columns) => reportColumns(job.file, columns, json, io) : undefined,
       },
       check,
       json,
@@ -200,6 +197,16 @@ export async function runImportJob(job: ImportJob, io: ImportIo): Promise<number
   } finally {
     await client.close();
   }
+}
+
+/** `--check` says how it read the header: lines on stderr, or one `columns` JSON line with `--json`. */
+function reportColumns(file: string, columns: ColumnMap, json: boolean, io: ImportIo): void {
+  if (!json) {
+    io.stderr.write(`${file}: columns read as\n${describeColumns(columns)}\n`);
+    return;
+  }
+  const mapping = columns.header.map((header, index) => ({ header, field: columns.fields[index] ?? null }));
+  io.stdout.write(`${JSON.stringify({ type: 'columns', file, columns: mapping })}\n`);
 }
 
 function reportCheck(request: ImportRequest, scan: ScanResult, io: ImportIo): number {
