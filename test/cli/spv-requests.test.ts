@@ -1,6 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spvRequestsList } from '../../src/cli/commands/spv-requests.js';
 import { spvBody } from '../helpers/spv-body.js';
 import { runCli } from './cli-process.js';
 import { approvedSpv, type ImportFake, newPartner, readCsvFile, startImportFake } from './import-fake.js';
@@ -37,6 +39,39 @@ describe('partner-equity spv-requests, and import subscriptions given a request 
       spvSlug: null,
       shareClasses: [],
     });
+  });
+
+  it('list prints a table: slug, status, name, the SPV slug once approved, and share classes', async () => {
+    const partner = await newPartner(env);
+    const pending = await partner.client.spvRequests.create(await spvBody(partner.client));
+    const { spvSlug, shareClassSlug } = await approvedSpv(env.fake, partner);
+    let stdout = '';
+    const io = {
+      stdin: Readable.from([]),
+      stdout: new Writable({
+        write: (chunk, _encoding, done) => {
+          stdout += String(chunk);
+          done();
+        },
+      }),
+      stderr: new Writable({ write: (_chunk, _encoding, done) => done() }),
+      env: partner.env,
+      waitForInterrupt: () => new Promise<string>(() => {}),
+    };
+    expect(await spvRequestsList.run({}, io)).toBe(0);
+    const [header, ...rows] = stdout.trimEnd().split('\n');
+    expect(header).toMatch(/^SLUG +STATUS +NAME +SPV SLUG +SHARE CLASSES$/);
+    expect(rows).toHaveLength(2);
+    expect(rows).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^spvr_\\S+ +approved +Acme Growth SPV I +${spvSlug} +${shareClassSlug} "Class A"$`),
+      ),
+    );
+    expect(rows).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^${pending.spvRequestSlug} +pending-review +Acme Growth SPV I +- +-$`),
+      ),
+    );
   });
 
   it('import subscriptions given a request that is not approved, or unknown, says so and sends nothing', async () => {
