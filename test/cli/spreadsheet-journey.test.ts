@@ -140,6 +140,9 @@ describe('the spreadsheet journey, with the CLI against the mock', () => {
     ]);
     expect(imported.stderr).toBe('');
     expect(imported.status).toBe(0);
+    // The --fault fired (the import retried that chunk under its key): nothing is left pending.
+    expect(await (await fetch(`${baseUrl}/__admin/faults`)).json()).toEqual({ faults: [] });
+    expect(mock.stdout()).not.toMatch(/^approved .*\n.*^approved /ms);
     const held = await snapshot(baseUrl);
     expect(held.persons).toHaveLength(ROWS);
     const byId = new Map(held.persons.map((person) => [person.partnerInvestorId, person]));
