@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { APIError, ResponseValidationError, toValidationIssues } from '../errors/errors.js';
-import { isSecretKey, MAX_KEPT_TEXT, MAX_REDACTED_BODY, redact, redactText } from '../logging/redact.js';
+import { MAX_KEPT_TEXT, MAX_REDACTED_BODY, redact, redactText } from '../logging/redact.js';
 import type { SecretRegistry } from '../logging/secret-registry.js';
 import type { ResponseHeaders } from '../transport/transport.js';
 import type { WithResponse } from './api-promise.js';
@@ -181,7 +181,7 @@ export function toAPIError(
     status,
     method: context.method,
     path: context.path,
-    headers: withoutCredentials(headers),
+    headers: toHeaders(headers),
     requestId: requestIdOf(headers, { secrets }),
     idempotencyKey: context.idempotencyKey,
     attempts: context.attempts,
@@ -213,10 +213,4 @@ function errorBody(text: string, headers: ResponseHeaders, secrets: SecretRegist
     .trim();
   const excerpt = redactText(plain, secrets);
   return excerpt.length > EXCERPT_LENGTH ? `${excerpt.slice(0, EXCERPT_LENGTH)}…` : excerpt;
-}
-
-function withoutCredentials(headers: ResponseHeaders): Headers {
-  const out = new Headers();
-  for (const [name, value] of headers) if (!isSecretKey(name)) out.append(name, value);
-  return out;
 }

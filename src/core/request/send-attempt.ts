@@ -150,6 +150,5 @@ function describeBody(
   if (spec.json !== undefined) return logBody(spec.json, redaction);
   if (spec.form !== undefined) return logBody(spec.form, redaction);
   if (typeof body === 'string') return logBody(body, redaction);
-  if (body instanceof Uint8Array) return `[${body.byteLength} bytes]`;
   return `[${body.contentType.split(';')[0]}: ${body.length} bytes]`;
 }

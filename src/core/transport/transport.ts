@@ -2,7 +2,6 @@ import { pipeline, Readable, type Transform } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { Agent, type Dispatcher, request } from 'undici';
 import { ResponseTooLargeError } from '../errors/errors.js';
-import { concatBytes } from './concat-bytes.js';
 
 /**
  * A body sent as it is read (a file upload): its `content-type` and length known up front. `chunks()` and
@@ -21,7 +20,7 @@ export interface TransportRequest {
   url: URL;
   headers: Record<string, string>;
   /** A {@link StreamedBody} gets its `content-type` and length from the transport. */
-  body?: string | Uint8Array | StreamedBody | undefined;
+  body?: string | StreamedBody | undefined;
   /** Aborts the attempt: caller cancellation, per-attempt timeout or the total deadline. */
   signal: AbortSignal;
 }
@@ -86,7 +85,7 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
   const dispatcher = options.dispatcher ?? (owned as Agent);
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const transport = async (req: TransportRequest): Promise<TransportResponse> => {
-    const streamed = isStreamed(req.body) ? req.body : undefined;
+    const streamed = typeof req.body === 'object' ? req.body : undefined;
     const response = await request(req.url, {
       method: req.method as Dispatcher.HttpMethod,
       headers: {
@@ -97,7 +96,7 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
       // A streamed body is read as the socket drains (a file from disk, one chunk at a time).
       body: streamed
         ? Readable.from(streamed.chunks(), { objectMode: false, highWaterMark: 0 })
-        : ((req.body as string | Uint8Array | undefined) ?? null),
+        : ((req.body as string | undefined) ?? null),
       signal: req.signal,
       dispatcher,
     });
@@ -156,7 +155,7 @@ export function fetchTransport(
 ): Transport {
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return async (req) => {
-    const streamed = isStreamed(req.body) ? req.body : undefined;
+    const streamed = typeof req.body === 'object' ? req.body : undefined;
     const response = await fetchImpl(req.url, {
       method: req.method,
       // A Blob body: fetch sets Content-Length from it, and every runtime (and MSW) accepts it.
@@ -174,10 +173,6 @@ export function fetchTransport(
       body: bounded(body as AsyncIterable<Uint8Array>, declared, limit, () => body.cancel()),
     };
   };
-}
-
-function isStreamed(body: TransportRequest['body']): body is StreamedBody {
-  return typeof body === 'object' && !(body instanceof Uint8Array);
 }
 
 /**
@@ -206,10 +201,6 @@ async function* bounded(
 /** The whole of a {@link TransportResponse}'s body as UTF-8 text (a leading BOM dropped). */
 export async function readText(body: AsyncIterable<Uint8Array>): Promise<string> {
   const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    parts.push(chunk);
-    size += chunk.byteLength;
-  }
-  return new TextDecoder().decode(parts.length === 1 ? parts[0] : concatBytes(parts, size));
+  for await (const chunk of body) parts.push(chunk);
+  return new TextDecoder().decode(Buffer.concat(parts));
 }
