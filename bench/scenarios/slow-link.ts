@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { type ContenderProcess, startContenderProcess } from '../lib/contender-process.js';
 import { type ContenderResult, interleave, pairedRatio } from '../lib/interleave.js';
-import { atLeast, type BenchContext, reported, type ScenarioResult } from '../lib/result.js';
+import { atLeast, type BenchContext, fmt, reported, type ScenarioResult } from '../lib/result.js';
 import { median } from '../lib/stats.js';
 import { captureSpvRequest } from '../server/capture-spv-request.js';
 import { spawnFakeServer } from '../server/spawn-fake-server.js';
@@ -52,10 +52,11 @@ export async function runSlowLink({ quick, log }: BenchContext): Promise<Scenari
     });
     children.push(await startContenderProcess('sdk', BULK_CHILD, setup('sdk')));
     children.push(await startContenderProcess('fetch', BULK_CHILD, setup('fetch')));
-    const [sdk, fetchClient] = (await interleave(children, rounds, {
+    children.push(await startContenderProcess('raw undici', BULK_CHILD, setup('raw')));
+    const [sdk, fetchClient, raw] = (await interleave(children, rounds, {
       warmUps: quick ? 1 : 2,
       onSegment: (name, round, s) => log(`  ${SCENARIO} import round ${round + 1} ${name}: ${seconds(s.ms)}`),
-    })) as [ContenderResult, ContenderResult];
+    })) as [ContenderResult, ContenderResult, ContenderResult];
     const n = rows.toLocaleString('en');
     return {
       rows: [
@@ -67,12 +68,17 @@ export async function runSlowLink({ quick, log }: BenchContext): Promise<Scenari
         ),
         reported(
           SCENARIO,
-          `wall time of the ${n}-row import, SDK / hand-written fetch (median)`,
-          `${seconds(medianMs(sdk))} / ${seconds(medianMs(fetchClient))}`,
+          `wall time of the ${n}-row import, SDK / hand-written fetch / undici without Accept-Encoding (median)`,
+          `${seconds(medianMs(sdk))} / ${seconds(medianMs(fetchClient))} / ${seconds(medianMs(raw))}`,
+        ),
+        reported(
+          SCENARIO,
+          'client CPU µs/row SDK / hand-written fetch / undici without Accept-Encoding',
+          [sdk, fetchClient, raw].map((c) => fmt(c.cpuMicrosPerOp)).join(' / '),
         ),
       ],
       notes: [
-        `Over a slow link: the replay server (bench/server/replay-server.ts) answers each request after ${DELAY_MS} ms and sends every answer in 16 KiB slices through one link of ${MBIT_PER_SECOND} Mbit/s shared by all connections, gzipped when the request's Accept-Encoding names gzip (as a gateway would). Request bodies are not slowed (both clients send the same ones). ${n} rows per segment through \`client.investors.create\` against a hand-written client on the global \`fetch\` (bench/scenarios/bulk-child.ts, mode \`fetch\`: fetch asks for gzip and decodes it), ${DEFAULTS.chunkSize}-row chunks, ${DEFAULTS.concurrency} in flight, ${rounds} rounds after warm-ups, each contender in a process of its own; the ratio is the median of per-round ratios. Before issue 34 the SDK's undici transport asked for nothing and received each bulk answer uncompressed.`,
+        `Over a slow link: the replay server (bench/server/replay-server.ts) answers each request after ${DELAY_MS} ms and sends every answer in 16 KiB slices through one link of ${MBIT_PER_SECOND} Mbit/s shared by all connections, gzipped when the request's Accept-Encoding names gzip (as a gateway would). Request bodies are not slowed (both clients send the same ones). ${n} rows per segment through \`client.investors.create\` against a hand-written client on the global \`fetch\` (bench/scenarios/bulk-child.ts, mode \`fetch\`: fetch asks for gzip and decodes it), ${DEFAULTS.chunkSize}-row chunks, ${DEFAULTS.concurrency} in flight, ${rounds} rounds after warm-ups, each contender in a process of its own; the ratio is the median of per-round ratios. A third contender, hand-written \`undici.request\` (mode \`raw\`), asks for no encoding and so receives every answer uncompressed, as the SDK did before issue 34.`,
       ],
     };
   } finally {

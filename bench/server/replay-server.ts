@@ -7,6 +7,7 @@
 // over one shared link of that bandwidth, and with `gzip` they are compressed for a client that asks.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import type { CapturedResponse, ReplayConfig } from './protocol.js';
 
@@ -40,17 +41,16 @@ function investorsAnswer(body: string): Buffer {
 const SLICE_BYTES = 16 * 1024;
 let linkFreeAt = 0;
 
-// Writes `body` slice by slice, each when the shared link has carried the bytes queued before it.
-function trickle(res: ServerResponse, body: Buffer, bytesPerSecond: number): void {
-  let at = Math.max(performance.now(), linkFreeAt);
+// Writes `body` slice by slice, each once the shared link has carried the bytes booked before it (slices
+// of concurrent answers interleave, as on one link).
+async function trickle(res: ServerResponse, body: Buffer, bytesPerSecond: number): Promise<void> {
   for (let offset = 0; offset < body.length; offset += SLICE_BYTES) {
     const slice = body.subarray(offset, offset + SLICE_BYTES);
-    const last = offset + SLICE_BYTES >= body.length;
-    at += (slice.length * 1000) / bytesPerSecond;
-    setTimeout(() => (last ? res.end(slice) : res.write(slice)), Math.max(0, at - performance.now()));
+    linkFreeAt = Math.max(performance.now(), linkFreeAt) + (slice.length * 1000) / bytesPerSecond;
+    await sleep(Math.max(0, linkFreeAt - performance.now()));
+    res.write(slice);
   }
-  linkFreeAt = at;
-  if (body.length === 0) res.end();
+  res.end();
 }
 
 function answer(
@@ -66,7 +66,7 @@ function answer(
     const coding: Record<string, string> = compress ? { 'content-encoding': 'gzip' } : {};
     res.writeHead(status, { ...headers, ...coding, 'content-length': body.length });
     if (config.bytesPerSecond === undefined) res.end(body);
-    else trickle(res, body, config.bytesPerSecond);
+    else void trickle(res, body, config.bytesPerSecond);
   };
   if (delayMs > 0) setTimeout(send, delayMs);
   else send();
