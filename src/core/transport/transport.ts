@@ -198,9 +198,11 @@ async function* bounded(
   }
 }
 
+const utf8 = new TextDecoder();
+
 /** The whole of a {@link TransportResponse}'s body as UTF-8 text (a leading BOM dropped). */
 export async function readText(body: AsyncIterable<Uint8Array>): Promise<string> {
   const parts: Uint8Array[] = [];
   for await (const chunk of body) parts.push(chunk);
-  return new TextDecoder().decode(Buffer.concat(parts));
+  return utf8.decode(Buffer.concat(parts));
 }
