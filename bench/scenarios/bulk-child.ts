@@ -1,6 +1,6 @@
 // One contender of the bulk scenario (bulk.ts) in a process of its own (see contender-process.ts): `sdk`
 // calls `client.investors.create(rows, { chunkSize, concurrency })`; `raw` posts the same chunks with
-// undici.request.
+// undici.request, `fetch` with the global fetch (which asks for, and decodes, compressed answers).
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { importSdk } from '../lib/build-sdk.js';
@@ -11,7 +11,7 @@ import { rawAccessToken } from '../lib/raw-token.js';
 
 /** What bulk.ts starts a contender with. */
 export interface BulkChildSetup {
-  mode: 'sdk' | 'raw';
+  mode: 'sdk' | 'raw' | 'fetch';
   total: number;
   chunkSize: number;
   concurrency: number;
@@ -39,6 +39,14 @@ async function sdkContender(setup: BulkChildSetup): Promise<ServedContender> {
 async function rawContender(setup: BulkChildSetup): Promise<ServedContender> {
   const { total, chunkSize, concurrency, partner } = setup;
   const agent = new Agent();
+  const post = async (url: URL, headers: Record<string, string>, body: string) => {
+    if (setup.mode === 'fetch') {
+      const response = await fetch(url, { method: 'POST', headers, body });
+      return { status: response.status, text: await response.text() };
+    }
+    const response = await request(url, { method: 'POST', headers, body, dispatcher: agent });
+    return { status: response.statusCode, text: await response.body.text() };
+  };
   const url = new URL('/v1/investors', partner.baseUrl);
   const authorization = `Bearer ${await rawAccessToken(partner)}`;
   let batch = 0;
@@ -50,18 +58,12 @@ async function rawContender(setup: BulkChildSetup): Promise<ServedContender> {
       );
       let created = 0;
       await pool(chunks.length, concurrency, async (i) => {
-        const response = await request(url, {
-          method: 'POST',
-          headers: {
-            authorization,
-            'content-type': 'application/json',
-            'idempotency-key': randomUUID(),
-          },
-          body: JSON.stringify({ investors: chunks[i] }),
-          dispatcher: agent,
-        });
-        const text = await response.body.text();
-        if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}`);
+        const { status, text } = await post(
+          url,
+          { authorization, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+          JSON.stringify({ investors: chunks[i] }),
+        );
+        if (status !== 200) throw new Error(`HTTP ${status}`);
         const { results } = JSON.parse(text) as { results: { servicePersonId?: string }[] };
         created += results.filter((r) => r.servicePersonId !== undefined).length;
       });
@@ -73,5 +75,5 @@ async function rawContender(setup: BulkChildSetup): Promise<ServedContender> {
 }
 
 await serveContender<BulkChildSetup>((setup) =>
-  setup.mode === 'raw' ? rawContender(setup) : sdkContender(setup),
+  setup.mode === 'sdk' ? sdkContender(setup) : rawContender(setup),
 );

@@ -43,4 +43,8 @@ export interface ReplayConfig {
   delayMs?: number;
   /** Answer `POST /v1/investors` with one `created` result per posted row, in order, as the fake does. */
   investors?: boolean;
+  /** Gzip an answer when the request's `Accept-Encoding` names gzip, as a gateway would (default off). */
+  gzip?: boolean;
+  /** Send answers over one link of this many bytes a second, shared by all connections (default: no limit). */
+  bytesPerSecond?: number;
 }

@@ -3,9 +3,12 @@
 // request (routing, validation, token lookup, state) and caps throughput around a thousand requests a
 // second on these machines, which hides client costs; this server costs a few microseconds a request, so a
 // client's own overhead shows in the throughput. With `delayMs` it answers after that long (real timers),
-// so a client is measured as a partner would see it over a network.
-import { createServer, type ServerResponse } from 'node:http';
+// so a client is measured as a partner would see it over a network; with `bytesPerSecond` the answers trickle
+// over one shared link of that bandwidth, and with `gzip` they are compressed for a client that asks.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
 import type { CapturedResponse, ReplayConfig } from './protocol.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as ReplayConfig;
@@ -34,10 +37,36 @@ function investorsAnswer(body: string): Buffer {
   return Buffer.from(JSON.stringify({ results }));
 }
 
-function answer(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer): void {
+/** Slices an answer is sent in over the limited link, and when that link is next free. */
+const SLICE_BYTES = 16 * 1024;
+let linkFreeAt = 0;
+
+// Writes `body` slice by slice, each once the shared link has carried the bytes booked before it (slices
+// of concurrent answers interleave, as on one link).
+async function trickle(res: ServerResponse, body: Buffer, bytesPerSecond: number): Promise<void> {
+  for (let offset = 0; offset < body.length; offset += SLICE_BYTES) {
+    const slice = body.subarray(offset, offset + SLICE_BYTES);
+    linkFreeAt = Math.max(performance.now(), linkFreeAt) + (slice.length * 1000) / bytesPerSecond;
+    await sleep(Math.max(0, linkFreeAt - performance.now()));
+    res.write(slice);
+  }
+  res.end();
+}
+
+function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  plain: Buffer,
+): void {
   const send = () => {
-    res.writeHead(status, { ...headers, 'content-length': body.length });
-    res.end(body);
+    const compress = config.gzip === true && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+    const body = compress ? gzipSync(plain) : plain;
+    const coding: Record<string, string> = compress ? { 'content-encoding': 'gzip' } : {};
+    res.writeHead(status, { ...headers, ...coding, 'content-length': body.length });
+    if (config.bytesPerSecond === undefined) res.end(body);
+    else void trickle(res, body, config.bytesPerSecond);
   };
   if (delayMs > 0) setTimeout(send, delayMs);
   else send();
@@ -53,11 +82,12 @@ const server = createServer((req, res) => {
   else req.resume();
   req.on('end', () => {
     if (!publicRoutes.has(key) && req.headers.authorization !== expected) {
-      answer(res, 401, { 'content-type': 'application/json' }, unauthorized);
+      answer(req, res, 401, { 'content-type': 'application/json' }, unauthorized);
       return;
     }
     if (echo) {
       answer(
+        req,
         res,
         200,
         { 'content-type': 'application/json' },
@@ -66,10 +96,10 @@ const server = createServer((req, res) => {
       return;
     }
     if (route === undefined) {
-      answer(res, 404, {}, Buffer.alloc(0));
+      answer(req, res, 404, {}, Buffer.alloc(0));
       return;
     }
-    answer(res, route.status, route.headers, route.buffer);
+    answer(req, res, route.status, route.headers, route.buffer);
   });
 });
 server.keepAliveTimeout = 60_000;

@@ -7,7 +7,7 @@ import { signWebhook } from '../webhooks/sign.js';
 import type { DoctorCheck } from './doctor-report.js';
 import type { DoctorTarget } from './doctor-target.js';
 import { explainWebhookRefusal, type ProbeReply } from './explain-webhook-refusal.js';
-import type { Transport } from './sdk-core.js';
+import { readText, type Transport } from './sdk-core.js';
 
 /** The partner's webhook endpoint and how the service signs deliveries to it. */
 export interface DoctorWebhookOptions {
@@ -152,7 +152,7 @@ async function deliver(
     body,
     signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
   });
-  const text = (await response.text()).replace(/\s+/g, ' ').trim().slice(0, 200);
+  const text = (await readText(response.body)).replace(/\s+/g, ' ').trim().slice(0, 200);
   const date = parseHttpDate(response.headers.get('date'));
   return {
     status: response.status,

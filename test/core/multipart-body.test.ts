@@ -56,7 +56,6 @@ describe('MultipartBody', () => {
     expect(sent.equals(await platformBytes(body, fields, file))).toBe(true);
     expect(sent.byteLength).toBe(body.length);
     expect(Buffer.from(await (await body.toBlob()).arrayBuffer()).equals(sent)).toBe(true);
-    expect(body.fieldNames).toEqual(['amount', 'na"me\r\nx', 'note', 'file']);
   });
 
   it('streams a file on disk in bounded reads, and starts over on every call (retries)', async () => {

@@ -2,10 +2,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResponseTooLargeError } from '../../src/core/errors/errors.js';
-import { undiciTransport } from '../../src/core/transport/transport.js';
+import { readText, undiciTransport } from '../../src/core/transport/transport.js';
 
-// The default transport reads bodies through its own undici dispatch handler: these pin what undici's
-// `body.text()` did before (a body in pieces, a BOM, a query string, abort at any point, the byte cap).
+// The default transport hands over undici's body stream, bounded; `readText` reads it: these pin what
+// undici's `body.text()` did (a body in pieces, a BOM, a query string, abort at any point, the byte cap).
 let server: Server | undefined;
 
 afterEach(async () => {
@@ -41,7 +41,7 @@ describe('undici transport', () => {
       });
       expect(seen).toBe('/v1/x?page=2');
       expect(response.status).toBe(200);
-      expect(await response.text()).toBe('{"price":"1€"}');
+      expect(await readText(response.body)).toBe('{"price":"1€"}');
       expect(response.headers.get('x-request-id')).toBe('req_1');
     } finally {
       await transport.close();
@@ -61,7 +61,7 @@ describe('undici transport', () => {
         url: new URL('/slow', base),
         headers: {},
         signal: controller.signal,
-      });
+      }).then((response) => readText(response.body));
       setTimeout(() => controller.abort(new Error('stop')), 20);
       await expect(pending).rejects.toThrow('stop');
       const big = transport({
@@ -69,7 +69,7 @@ describe('undici transport', () => {
         url: new URL('/big', base),
         headers: {},
         signal: new AbortController().signal,
-      });
+      }).then((response) => readText(response.body));
       await expect(big).rejects.toBeInstanceOf(ResponseTooLargeError);
     } finally {
       await transport.close();

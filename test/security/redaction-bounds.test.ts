@@ -4,7 +4,6 @@ import { ResponseValidationError } from '../../src/core/errors/errors.js';
 import { redact, redactText } from '../../src/core/logging/redact.js';
 import { SecretRegistry } from '../../src/core/logging/secret-registry.js';
 import { toAPIError } from '../../src/core/request/read-response.js';
-import { ResponseHead } from '../../src/core/transport/transport.js';
 import { memoryLogger } from '../helpers/memory-logger.js';
 import { testRequester } from '../helpers/requester-factory.js';
 import { useTestServer } from '../helpers/test-server.js';
@@ -53,7 +52,6 @@ describe('redaction is linear in its input', () => {
 });
 
 describe('an error body of any size is bounded', () => {
-  const head = (type: string) => new ResponseHead({ 'content-type': type });
   const context = { method: 'GET', path: '/v1/x', attempts: 1, idempotencyKey: undefined, now: 0 };
   const tenMiB = 10 * 1024 * 1024;
 
@@ -70,7 +68,7 @@ describe('an error body of any size is bounded', () => {
   ])('%s becomes an APIError in well under a second', (_case, type, text) => {
     let error: unknown;
     const ms = fastest(() => {
-      error = toAPIError(context, { status: 400, head: head(type), text });
+      error = toAPIError(context, { status: 400, headers: new Headers({ 'content-type': type }), text });
     }, 1);
     expect(ms).toBeLessThan(1000);
     expect(JSON.stringify((error as { body: unknown }).body).length).toBeLessThan(20_000);

@@ -136,36 +136,24 @@ export class UnprocessableEntityError extends APIError {
 
 type APIErrorClass = new (init: APIErrorInit) => APIError;
 
-const byStatus: Record<number, APIErrorClass> = {
-  400: BadRequestError,
-  401: AuthenticationError,
-  403: PermissionDeniedError,
-  404: NotFoundError,
-  409: ConflictError,
-  413: PayloadTooLargeError,
-  415: UnsupportedMediaTypeError,
-  422: UnprocessableEntityError,
-  429: RateLimitError,
+const byStatus: Record<number, [APIErrorClass, StatusErrorCode]> = {
+  400: [BadRequestError, 'bad_request'],
+  401: [AuthenticationError, 'authentication_error'],
+  403: [PermissionDeniedError, 'permission_denied'],
+  404: [NotFoundError, 'not_found'],
+  409: [ConflictError, 'conflict'],
+  413: [PayloadTooLargeError, 'payload_too_large'],
+  415: [UnsupportedMediaTypeError, 'unsupported_media_type'],
+  422: [UnprocessableEntityError, 'unprocessable_entity'],
+  429: [RateLimitError, 'rate_limited'],
 };
 
 function classFor(status: number): APIErrorClass {
-  return byStatus[status] ?? (status >= 500 ? InternalServerError : APIError);
+  return byStatus[status]?.[0] ?? (status >= 500 ? InternalServerError : APIError);
 }
 
-const codeByStatus: Record<number, StatusErrorCode> = {
-  400: 'bad_request',
-  401: 'authentication_error',
-  403: 'permission_denied',
-  404: 'not_found',
-  409: 'conflict',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  422: 'unprocessable_entity',
-  429: 'rate_limited',
-};
-
 function statusCode(status: number): StatusErrorCode {
-  return codeByStatus[status] ?? (status >= 500 ? 'internal_server_error' : 'api_error');
+  return byStatus[status]?.[1] ?? (status >= 500 ? 'internal_server_error' : 'api_error');
 }
 
 interface Envelope {

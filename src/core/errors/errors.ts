@@ -85,6 +85,24 @@ export class APIUserAbortError extends PartnerEquityError {
 }
 
 /**
+ * The one place a caller's abort becomes an error: when `signal` has aborted, an {@link APIUserAbortError}
+ * for `call` with the signal's reason as its cause (or `error`, if it already is one); else `undefined`.
+ *
+ * @example
+ * ```ts
+ * catch (error) { throw userAbortError(spec, signal, error) ?? error; }
+ * ```
+ */
+export function userAbortError(
+  call: Pick<RequestContext, 'method' | 'path'>,
+  signal: AbortSignal | undefined,
+  error?: unknown,
+): APIUserAbortError | undefined {
+  if (signal?.aborted !== true) return undefined;
+  return error instanceof APIUserAbortError ? error : new APIUserAbortError(call, { cause: signal.reason });
+}
+
+/**
  * A successful (2xx) response whose body was not JSON or, with `responseValidation: 'strict'`, broke a field
  * the spec states. The server may already have done what was asked: `body` (redacted) holds what it
  * answered, and re-sending with the same `idempotencyKey` replays the first answer instead of writing again.

@@ -1,18 +1,18 @@
 import type { z } from 'zod';
 import { APIError, ResponseValidationError, toValidationIssues } from '../errors/errors.js';
-import { isSecretKey, MAX_KEPT_TEXT, MAX_REDACTED_BODY, redact, redactText } from '../logging/redact.js';
+import { MAX_KEPT_TEXT, MAX_REDACTED_BODY, redact, redactText } from '../logging/redact.js';
 import type { SecretRegistry } from '../logging/secret-registry.js';
-import type { ResponseHead } from '../transport/transport.js';
+import type { ResponseHeaders } from '../transport/transport.js';
 import type { WithResponse } from './api-promise.js';
 import type { ResponseValidation } from './response-validation.js';
 import { parseRetryAfter } from './retry-policy.js';
 
 /** The request id the API (or its gateway) put on a response. */
 export function requestIdOf(
-  head: ResponseHead,
+  headers: ResponseHeaders,
   redactWith?: { secrets?: SecretRegistry | undefined },
 ): string | undefined {
-  const id = head.get('x-request-id') ?? head.get('request-id');
+  const id = headers.get('x-request-id') ?? headers.get('request-id');
   if (id === null) return undefined;
   // The server's text: in errors and log lines, one that carries a token is redacted.
   return redactWith === undefined ? id : redactText(id, redactWith.secrets);
@@ -62,8 +62,13 @@ export interface ResponseContext {
 /** A status, headers and the whole body text of one attempt. */
 export interface ReadResponse {
   status: number;
-  head: ResponseHead;
+  headers: ResponseHeaders;
   text: string;
+}
+
+/** The WHATWG `Headers` of a response (made once asked for: a raw response keeps them, not the body). */
+export function toHeaders(headers: ResponseHeaders): Headers {
+  return headers instanceof Headers ? headers : new Headers([...headers]);
 }
 
 /**
@@ -100,18 +105,20 @@ export function parseSuccess<T, Body>(
   if (typeof data === 'object' && data !== null && unrecognizedResults.has(data)) {
     validation.unrecognized(`${context.method} ${context.route ?? context.path}`, response.status);
   }
-  const { head } = response;
+  const { headers } = response;
+  let whatwg: Headers | undefined;
   return {
     data,
     response: {
       status: response.status,
       get headers() {
-        return head.headers;
+        whatwg ??= toHeaders(headers);
+        return whatwg;
       },
-      requestId: requestIdOf(head),
+      requestId: requestIdOf(headers),
       attempts: context.attempts,
       idempotencyKey: context.idempotencyKey,
-      replayed: head.get('idempotent-replayed')?.toLowerCase() === 'true',
+      replayed: headers.get('idempotent-replayed')?.toLowerCase() === 'true',
     },
   };
 }
@@ -125,7 +132,7 @@ function parseBody(context: ResponseContext, response: ReadResponse): unknown {
     return JSON.parse(text);
   } catch {
     // The parser's message quotes the body, which may hold a token: keep it out, and keep no excerpt.
-    if (/\bjson\b/i.test(response.head.get('content-type') ?? '')) {
+    if (/\bjson\b/i.test(response.headers.get('content-type') ?? '')) {
       throw validationError(context, response, 'body is not valid JSON');
     }
     return text;
@@ -144,7 +151,7 @@ function validationError(
       method: context.method,
       path: context.path,
       status: response.status,
-      requestId: requestIdOf(response.head, context),
+      requestId: requestIdOf(response.headers, context),
       idempotencyKey: context.idempotencyKey,
       issues,
       summary,
@@ -169,14 +176,13 @@ export function toAPIError(
   response: ReadResponse,
   secrets?: SecretRegistry,
 ): APIError {
-  const { status, text } = response;
-  const { headers } = response.head;
+  const { status, text, headers } = response;
   return APIError.from({
     status,
     method: context.method,
     path: context.path,
-    headers: withoutCredentials(headers),
-    requestId: requestIdOf(response.head, { secrets }),
+    headers: toHeaders(headers),
+    requestId: requestIdOf(headers, { secrets }),
     idempotencyKey: context.idempotencyKey,
     attempts: context.attempts,
     body: errorBody(text, headers, secrets),
@@ -189,7 +195,7 @@ const EXCERPT_LENGTH = 200;
 
 // The envelope of a JSON error body (up to MAX_REDACTED_BODY), else a short excerpt of the text read from
 // its first MAX_KEPT_TEXT characters: markup stripped, secret shapes removed, in time linear in what is read.
-function errorBody(text: string, headers: Headers, secrets: SecretRegistry | undefined): unknown {
+function errorBody(text: string, headers: ResponseHeaders, secrets: SecretRegistry | undefined): unknown {
   if (text === '') return undefined;
   if (text.length <= MAX_REDACTED_BODY) {
     try {
@@ -207,10 +213,4 @@ function errorBody(text: string, headers: Headers, secrets: SecretRegistry | und
     .trim();
   const excerpt = redactText(plain, secrets);
   return excerpt.length > EXCERPT_LENGTH ? `${excerpt.slice(0, EXCERPT_LENGTH)}…` : excerpt;
-}
-
-function withoutCredentials(headers: Headers): Headers {
-  const out = new Headers();
-  for (const [name, value] of headers) if (!isSecretKey(name)) out.append(name, value);
-  return out;
 }

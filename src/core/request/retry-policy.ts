@@ -1,6 +1,6 @@
 import pRetry from 'p-retry';
 import type { Clock } from '../clock.js';
-import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError } from '../errors/errors.js';
+import { APIConnectionError, APIError, APITimeoutError, userAbortError } from '../errors/errors.js';
 import type { Logger } from '../logging/logger.js';
 
 /**
@@ -97,7 +97,7 @@ export function withRetries<T>(attempt: () => Promise<T>, loop: RetryLoop): Prom
       try {
         await clock.sleep(delay, loop.signal);
       } catch (reason) {
-        throw new APIUserAbortError(call, { cause: reason });
+        throw userAbortError(call, loop.signal) ?? reason;
       }
       return true;
     },

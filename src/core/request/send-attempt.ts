@@ -1,16 +1,15 @@
 import {
   APIConnectionError,
   APITimeoutError,
-  APIUserAbortError,
   PartnerEquityError,
   type RequestContext,
+  userAbortError,
 } from '../errors/errors.js';
 import { logBody } from '../logging/log-body.js';
 import { type RedactOptions, redact, redactHeaders } from '../logging/redact.js';
-import { headOf } from '../transport/transport.js';
-import { MultipartBody } from '../uploads/multipart-body.js';
+import { readText, type TransportRequest } from '../transport/transport.js';
 import { encodeBody } from './build-request.js';
-import { type ReadResponse, requestIdOf } from './read-response.js';
+import { type ReadResponse, requestIdOf, toHeaders } from './read-response.js';
 import type { RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester-config.js';
 
@@ -68,11 +67,12 @@ export async function sendAttempt(
   let failure: Error | undefined;
   try {
     const response = await transport({ method: spec.method, url: state.url, headers, body, signal });
-    read = { status: response.status, head: headOf(response), text: await response.text() };
+    read = { status: response.status, headers: response.headers, text: await readText(response.body) };
     return read;
   } catch (error) {
-    if (callerSignal?.aborted) failure = new APIUserAbortError(spec, { cause: callerSignal.reason });
-    else if (timeout.signal.aborted) {
+    failure = userAbortError(spec, callerSignal);
+    if (failure !== undefined) throw failure;
+    if (timeout.signal.aborted) {
       failure =
         scope === 'deadline'
           ? deadlineError(contextOf(state), config.deadline, error)
@@ -99,11 +99,12 @@ export async function sendAttempt(
         status: read?.status,
         attempt: state.attempts,
         durationMs,
-        requestId: read === undefined ? undefined : requestIdOf(read.head, config),
+        requestId: read === undefined ? undefined : requestIdOf(read.headers, config),
         idempotencyKey: state.idempotencyKey,
         requestHeaders: redactHeaders(headers, config.secrets),
         requestBody: describeBody(spec, body, redaction),
-        responseHeaders: read === undefined ? undefined : redactHeaders(read.head.headers, config.secrets),
+        responseHeaders:
+          read === undefined ? undefined : redactHeaders(toHeaders(read.headers), config.secrets),
         responseBody: read === undefined ? undefined : logBody(read.text, redaction),
       });
     }
@@ -142,12 +143,12 @@ function connectionMessage(error: unknown): string {
 
 function describeBody(
   spec: RequestSpec<unknown>,
-  body: string | MultipartBody | undefined,
+  body: TransportRequest['body'],
   redaction: RedactOptions,
 ): unknown {
   if (body === undefined) return undefined;
   if (spec.json !== undefined) return logBody(spec.json, redaction);
   if (spec.form !== undefined) return logBody(spec.form, redaction);
-  if (body instanceof MultipartBody) return `[multipart form-data: ${body.fieldNames.join(', ')}]`;
-  return logBody(String(body), redaction);
+  if (typeof body === 'string') return logBody(body, redaction);
+  return `[${body.contentType.split(';')[0]}: ${body.length} bytes]`;
 }

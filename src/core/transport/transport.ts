@@ -1,71 +1,44 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable, type Transform } from 'node:stream';
+import * as zlib from 'node:zlib';
 import { Agent, type Dispatcher, request } from 'undici';
 import { ResponseTooLargeError } from '../errors/errors.js';
-import { MultipartBody } from '../uploads/multipart-body.js';
-import { concatBytes } from './concat-bytes.js';
+
+/**
+ * A body sent as it is read (a file upload): its `content-type` and length known up front. `chunks()` and
+ * `toBlob()` start from the first byte on every call, so a retry can send it again.
+ */
+export interface StreamedBody {
+  readonly contentType: string;
+  readonly length: number;
+  chunks(): AsyncIterable<Uint8Array>;
+  toBlob(): Promise<Blob>;
+}
 
 /** One HTTP request as the pipeline hands it to a transport. Header names are lower-case. */
 export interface TransportRequest {
   method: string;
   url: URL;
   headers: Record<string, string>;
-  /**
-   * A {@link MultipartBody} gets its `content-type` (with boundary) and `content-length` from the transport,
-   * which sends `body.chunks()` (streamed) or `body.toBlob()`.
-   */
-  body?: string | Uint8Array | MultipartBody | undefined;
+  /** A {@link StreamedBody} gets its `content-type` and length from the transport. */
+  body?: string | StreamedBody | undefined;
   /** Aborts the attempt: caller cancellation, per-attempt timeout or the total deadline. */
   signal: AbortSignal;
 }
 
-/** undici's response headers: lower-case names, repeated headers as arrays. */
-type RawHeaders = Record<string, string | string[] | undefined>;
-
-/**
- * The headers of a response without its body: what a raw response keeps after the call (so keeping it
- * keeps no body text alive). Single values are read by name; the WHATWG `Headers` are made on first use.
- */
-export class ResponseHead {
-  readonly #raw: RawHeaders | undefined;
-  #headers: Headers | undefined;
-
-  constructor(headers: RawHeaders | Headers) {
-    if (headers instanceof Headers) this.#headers = headers;
-    else this.#raw = headers;
-  }
-
-  /** One header, as `Headers#get` gives it (`name` lower-case). */
-  get(name: string): string | null {
-    if (this.#raw === undefined) return this.headers.get(name);
-    const value = this.#raw[name];
-    if (value === undefined) return null;
-    return (Array.isArray(value) ? value.join(', ') : value).trim();
-  }
-
-  get headers(): Headers {
-    if (this.#headers === undefined) {
-      this.#headers = new Headers();
-      for (const [name, value] of Object.entries(this.#raw ?? {})) {
-        if (Array.isArray(value)) for (const item of value) this.#headers.append(name, item);
-        else if (value !== undefined) this.#headers.set(name, value);
-      }
-    }
-    return this.#headers;
-  }
+/** Response headers: one read by lower-case name (`Headers#get`), or all walked as pairs. `Headers` is one. */
+export interface ResponseHeaders extends Iterable<[string, string]> {
+  get(name: string): string | null;
 }
 
-/** The head of any transport's response: the default transport's own, else one over its `Headers`. */
-export function headOf(response: TransportResponse): ResponseHead {
-  const { head } = response as { head?: unknown };
-  return head instanceof ResponseHead ? head : new ResponseHead(response.headers);
-}
-
-/** The answer to a {@link TransportRequest}. The pipeline always reads the body exactly once. */
+/** The answer to a {@link TransportRequest}. */
 export interface TransportResponse {
   status: number;
-  headers: Headers;
-  /** The whole body as text; rejects with `ResponseTooLargeError` beyond the transport's byte limit. */
-  text(): Promise<string>;
+  headers: ResponseHeaders;
+  /**
+   * The body, decompressed, read once. Iterating it rejects with `ResponseTooLargeError` once it passes the
+   * transport's byte limit (the rest is discarded), and with the signal's reason when the attempt aborts.
+   */
+  body: AsyncIterable<Uint8Array>;
 }
 
 /**
@@ -81,7 +54,7 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 export interface UndiciTransportOptions {
   /** Connection pool to use. @default a new keep-alive `Agent` (close it with the returned `close()`). */
   dispatcher?: Dispatcher | undefined;
-  /** Largest response body read, in bytes. @default 10 MiB */
+  /** Largest response body read (decompressed), in bytes. @default 10 MiB */
   maxResponseBytes?: number | undefined;
 }
 
@@ -91,54 +64,85 @@ export interface ClosableTransport extends Transport {
   close(): Promise<void>;
 }
 
+// The codings the default transport decodes (zstd where this runtime's zlib has it), asked for in this order.
+// undici's own `interceptors.decompress` would do it, but it is experimental and prints an
+// ExperimentalWarning into the partner's process.
+const DECODERS: Record<string, () => Transform> = {
+  gzip: zlib.createGunzip,
+  'x-gzip': zlib.createGunzip,
+  br: zlib.createBrotliDecompress,
+  ...(typeof zlib.createZstdDecompress === 'function' ? { zstd: zlib.createZstdDecompress } : {}),
+};
+const ACCEPT_ENCODING = ['gzip', 'br', 'zstd'].filter((coding) => coding in DECODERS).join(', ');
+
 /**
- * The default transport: `undici.request` over a keep-alive `Agent`. One agent per client; clients derived
- * with `withOptions()` share it.
+ * The default transport: `undici.request` over a keep-alive `Agent`, asking for compressed answers
+ * (`gzip, br, zstd`) and decoding them. One agent per client; clients derived with `withOptions()`
+ * share it.
  */
 export function undiciTransport(options: UndiciTransportOptions = {}): ClosableTransport {
   const owned = options.dispatcher === undefined ? new Agent() : undefined;
   const dispatcher = options.dispatcher ?? (owned as Agent);
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const transport = async (req: TransportRequest): Promise<TransportResponse> => {
-    let headers = req.headers;
-    let body: string | Uint8Array | Readable | null = null;
-    if (req.body instanceof MultipartBody) {
-      // The file is read from disk one chunk at a time as the socket drains, with a computed Content-Length.
-      headers = {
-        ...headers,
-        'content-type': req.body.contentType,
-        'content-length': String(req.body.length),
-      };
-      body = Readable.from(req.body.chunks(), { objectMode: false, highWaterMark: 0 });
-    } else if (req.body !== undefined) body = req.body;
+    const streamed = typeof req.body === 'object' ? req.body : undefined;
     const response = await request(req.url, {
       method: req.method as Dispatcher.HttpMethod,
-      headers,
-      body,
+      headers: {
+        'accept-encoding': ACCEPT_ENCODING,
+        ...req.headers,
+        ...(streamed && { 'content-type': streamed.contentType, 'content-length': String(streamed.length) }),
+      },
+      // A streamed body is read as the socket drains (a file from disk, one chunk at a time).
+      body: streamed
+        ? Readable.from(streamed.chunks(), { objectMode: false, highWaterMark: 0 })
+        : ((req.body as string | undefined) ?? null),
       signal: req.signal,
       dispatcher,
     });
-    const declared = response.headers['content-length'];
-    // A declared length within the limit bounds the body already (undici reads exactly that many bytes).
-    const text =
-      typeof declared === 'string' && Number(declared) <= limit
-        ? await response.body.text()
-        : await readBounded(response.body, declared, limit, () => response.body.destroy());
-    const head = new ResponseHead(response.headers);
+    const raw = response.headers;
+    // A coded empty body (a 204, or a gateway's `Content-Length: 0`) has nothing to decode.
+    const empty = response.statusCode === 204 || response.statusCode === 304 || raw['content-length'] === '0';
+    const decoders = empty ? [] : decodersOf(raw['content-encoding']);
+    // pipeline() destroys every stage when one fails or the reader stops early (an abort, the byte limit).
+    if (decoders.length > 0) pipeline([response.body, ...decoders], () => {});
+    const body: Readable = decoders.at(-1) ?? response.body;
     return {
       status: response.statusCode,
-      head,
-      get headers() {
-        return head.headers;
+      headers: {
+        get: (name) => {
+          const value = raw[name];
+          return value === undefined ? null : (Array.isArray(value) ? value.join(', ') : value).trim();
+        },
+        *[Symbol.iterator]() {
+          for (const [name, value] of Object.entries(raw))
+            for (const item of [value ?? []].flat()) yield [name, item];
+        },
       },
-      text: async () => text,
-    } as TransportResponse;
+      // A compressed body's declared length is not what the limit bounds: only the decoded bytes count.
+      body: bounded(body, decoders.length === 0 ? raw['content-length'] : undefined, limit, () =>
+        body.destroy(),
+      ),
+    };
   };
   return Object.assign(transport, { close: async () => owned?.close?.() });
 }
 
+// The decoders of a `content-encoding`, last coding first; none for an identity or unknown coding (its bytes
+// are handed over as sent, as `fetch` does).
+function decodersOf(encoding: string | string[] | undefined): Transform[] {
+  const codings = [encoding ?? []]
+    .flat()
+    .flatMap((value) => value.toLowerCase().split(','))
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  if (codings.length > 3 || !codings.every((coding) => coding in DECODERS)) return [];
+  return codings.reverse().map((coding) => (DECODERS[coding] as () => Transform)());
+}
+
 /**
- * A {@link Transport} over a WHATWG `fetch` (the global one, MSW's patched one, or any runtime's).
+ * A {@link Transport} over a WHATWG `fetch` (the global one, MSW's patched one, or any runtime's), which
+ * asks for compressed answers and decodes them itself.
  *
  * @example
  * ```ts
@@ -151,54 +155,54 @@ export function fetchTransport(
 ): Transport {
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return async (req) => {
-    const multipart = req.body instanceof MultipartBody ? req.body : undefined;
+    const streamed = typeof req.body === 'object' ? req.body : undefined;
     const response = await fetchImpl(req.url, {
       method: req.method,
       // A Blob body: fetch sets Content-Length from it, and every runtime (and MSW) accepts it.
-      headers:
-        multipart === undefined ? req.headers : { ...req.headers, 'content-type': multipart.contentType },
-      body: ((await multipart?.toBlob()) ?? req.body ?? null) as BodyInit | null,
+      headers: streamed ? { ...req.headers, 'content-type': streamed.contentType } : req.headers,
+      body: ((await streamed?.toBlob()) ?? req.body ?? null) as BodyInit | null,
       signal: req.signal,
       redirect: 'manual',
     });
-    const { body } = response;
+    const body = response.body ?? new Blob().stream();
+    // fetch has decoded the body: its declared length bounds it only when it was sent uncompressed.
+    const declared = response.headers.has('content-encoding') ? null : response.headers.get('content-length');
     return {
       status: response.status,
       headers: response.headers,
-      text: async () =>
-        body === null
-          ? ''
-          : readBounded(
-              body as AsyncIterable<Uint8Array>,
-              response.headers.get('content-length'),
-              limit,
-              () => body.cancel(),
-            ),
+      body: bounded(body as AsyncIterable<Uint8Array>, declared, limit, () => body.cancel()),
     };
   };
 }
 
 /**
- * The one bounded response reader: the whole body as UTF-8 text (a leading BOM dropped), refused with
- * {@link ResponseTooLargeError} once a declared or counted length passes `limit` bytes; the body is then
- * `discard`ed (destroyed or cancelled), so no half-read connection stays open.
+ * `body`, refused with {@link ResponseTooLargeError} once a declared or counted length passes `limit` bytes
+ * (a small compressed body that inflates past it stops there). The rest is `discard`ed (leaving the loop
+ * early does it too), so no half-read connection stays open.
  */
-async function readBounded(
+async function* bounded(
   body: AsyncIterable<Uint8Array>,
   declared: string | string[] | null | undefined,
   limit: number,
   discard: () => unknown,
-): Promise<string> {
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  if (typeof declared !== 'string' || Number(declared) <= limit) {
-    for await (const chunk of body) {
-      size += chunk.byteLength;
-      if (size > limit) break;
-      parts.push(chunk);
-    }
-    if (size <= limit) return new TextDecoder().decode(concatBytes(parts, size));
+): AsyncGenerator<Uint8Array> {
+  if (typeof declared === 'string' && Number(declared) > limit) {
+    await Promise.resolve(discard()).catch(() => undefined);
+    throw new ResponseTooLargeError(limit);
   }
-  await Promise.resolve(discard()).catch(() => undefined);
-  throw new ResponseTooLargeError(limit);
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > limit) throw new ResponseTooLargeError(limit);
+    yield chunk;
+  }
+}
+
+const utf8 = new TextDecoder();
+
+/** The whole of a {@link TransportResponse}'s body as UTF-8 text (a leading BOM dropped). */
+export async function readText(body: AsyncIterable<Uint8Array>): Promise<string> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of body) parts.push(chunk);
+  return utf8.decode(Buffer.concat(parts));
 }

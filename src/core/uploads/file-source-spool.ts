@@ -8,8 +8,6 @@ import { SNIFF_BYTES } from './sniff-media-type.js';
 export interface SpooledFile {
   path: string;
   size: number;
-  /** The first bytes, for sniffing. */
-  head: Uint8Array;
   dispose(): Promise<void>;
 }
 
@@ -42,7 +40,8 @@ export async function spoolToTempFile(
     let size = 0;
     let head: Uint8Array = new Uint8Array(0);
     let headSeen = false;
-    for await (const chunk of chunksOf(stream)) {
+    // A web stream iterates too, and leaving the loop early cancels it (a Node Readable is destroyed).
+    for await (const chunk of stream as AsyncIterable<unknown>) {
       options.signal?.throwIfAborted();
       const bytes = toBytes(chunk);
       size += bytes.byteLength;
@@ -50,7 +49,7 @@ export async function spoolToTempFile(
         throw new FileSourceError(`the stream passed the ${options.maxBytes}-byte limit (maxBytes); refused`);
       }
       if (!headSeen) {
-        head = concat(head, bytes.subarray(0, SNIFF_BYTES - head.byteLength));
+        head = Buffer.concat([head, bytes.subarray(0, SNIFF_BYTES - head.byteLength)]);
         if (head.byteLength >= SNIFF_BYTES) {
           headSeen = true;
           options.onHead?.(head);
@@ -62,37 +61,11 @@ export async function spoolToTempFile(
     if (!headSeen) options.onHead?.(head);
     await handle.close();
     handle = undefined;
-    return { path, size, head, dispose };
+    return { path, size, dispose };
   } catch (error) {
     await handle?.close().catch(() => undefined);
     await dispose();
     throw error;
-  }
-}
-
-// A web stream through its reader (cancelled if the loop stops early); anything else as it iterates
-// (breaking out of `for await` destroys a Node Readable).
-async function* chunksOf(
-  stream: ReadableStream<Uint8Array> | AsyncIterable<unknown>,
-): AsyncGenerator<unknown> {
-  if (!(stream instanceof ReadableStream)) {
-    yield* stream;
-    return;
-  }
-  const reader = stream.getReader();
-  let done = false;
-  try {
-    for (;;) {
-      const next = await reader.read();
-      if (next.done) {
-        done = true;
-        return;
-      }
-      yield next.value;
-    }
-  } finally {
-    if (!done) await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
   }
 }
 
@@ -103,11 +76,4 @@ function toBytes(chunk: unknown): Uint8Array {
   throw new FileSourceError(
     `the stream yielded ${typeof chunk === 'string' ? 'text' : typeof chunk}, not bytes (no setEncoding on upload streams)`,
   );
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.byteLength + b.byteLength);
-  out.set(a, 0);
-  out.set(b, a.byteLength);
-  return out;
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import type { StreamedBody } from '../transport/transport.js';
 
 /**
  * Bytes read from disk at a time: small reads keep the peak memory of concurrent large uploads down, at a
@@ -45,13 +46,11 @@ const normalizeLineBreaks = (text: string) => text.replace(/\r?\n|\r/g, '\r\n');
  * await undici.request(url, { method: 'POST', headers: { 'content-type': body.contentType, 'content-length': String(body.length) }, body: Readable.from(body.chunks()) });
  * ```
  */
-export class MultipartBody {
+export class MultipartBody implements StreamedBody {
   /** `multipart/form-data; boundary=…`. */
   readonly contentType: string;
   /** Total bytes: framing, fields and file. */
   readonly length: number;
-  /** Field names in wire order, the file's last (for logs: never the values). */
-  readonly fieldNames: readonly string[];
   readonly #head: Uint8Array;
   readonly #tail: Uint8Array;
   readonly #file: MultipartFile;
@@ -72,7 +71,6 @@ export class MultipartBody {
     this.#file = file;
     this.contentType = `multipart/form-data; boundary=${boundary}`;
     this.length = this.#head.byteLength + file.blob.size + this.#tail.byteLength;
-    this.fieldNames = [...Object.keys(fields), file.name];
   }
 
   /** The whole body, from its first byte, read as it is consumed. Fails if the file on disk shrank. */
