@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from '../core/clock.js';
-import { APIError, APIUserAbortError, PermissionDeniedError } from '../core/errors/errors.js';
+import { APIError, PermissionDeniedError, userAbortError } from '../core/errors/errors.js';
 import type { Logger } from '../core/logging/logger.js';
 import type { SecretRegistry } from '../core/logging/secret-registry.js';
 import type { Authenticator } from '../core/request/authenticator.js';
@@ -322,7 +322,7 @@ export class TokenManager implements Authenticator {
  */
 function waitFor<T>(start: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return start();
-  const aborted = () => new APIUserAbortError({ method: 'POST', path: TOKEN_PATH }, { cause: signal.reason });
+  const aborted = () => userAbortError({ method: 'POST', path: TOKEN_PATH }, signal);
   if (signal.aborted) return Promise.reject(aborted());
   const promise = start();
   return new Promise<T>((resolve, reject) => {

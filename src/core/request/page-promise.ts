@@ -1,4 +1,4 @@
-import { APIUserAbortError } from '../errors/errors.js';
+import { userAbortError } from '../errors/errors.js';
 import type { APIPromise, WithResponse } from './api-promise.js';
 
 /** How a {@link PagePromise} fetches pages and reads items out of them. */
@@ -112,9 +112,8 @@ export class PagePromise<Page, Item> implements PromiseLike<Page>, AsyncIterable
       if (length === 0) return;
       if (pageSize !== undefined && length < pageSize) return;
       if (total !== undefined && total > length && seen >= total) return;
-      if (signal?.aborted) {
-        throw new APIUserAbortError(this.#source, { cause: signal.reason });
-      }
+      const abort = userAbortError(this.#source, signal);
+      if (abort !== undefined) throw abort;
       number += 1;
       page = await this.#source.fetchPage(number);
     }

@@ -3,9 +3,9 @@ import type { z } from 'zod';
 import { IdempotencyKey } from '../../schemas/request-params.js';
 import { optionIssues } from '../check-options.js';
 import {
-  APIUserAbortError,
   InputValidationError,
   toValidationIssues,
+  userAbortError,
   type ValidationIssue,
 } from '../errors/errors.js';
 import type { PreparedUpload } from '../uploads/upload-file.js';
@@ -208,8 +208,7 @@ export class Requester {
     part: FilePart | undefined,
   ): Promise<WithResponse<T>> {
     const signal = checked.options?.signal;
-    const aborted = () =>
-      new APIUserAbortError({ method: operation.method, path: checked.path }, { cause: signal?.reason });
+    const aborted = () => userAbortError({ method: operation.method, path: checked.path }, signal);
     if (signal?.aborted) throw aborted();
     const { issues } = checked;
     let prepared: PreparedUpload | undefined;
@@ -242,7 +241,8 @@ export class Requester {
       assertOneBody(spec);
     }
     const signal = options.signal;
-    if (signal?.aborted) throw new APIUserAbortError(spec, { cause: signal.reason });
+    const abort = userAbortError(spec, signal);
+    if (abort !== undefined) throw abort;
 
     const headers = mergeHeaders(
       this.#baseHeaders,
@@ -304,10 +304,7 @@ export class Requester {
         if (read.status < 200 || read.status >= 300) throw toAPIError(context, read, config.secrets);
         return parseSuccess(context, read, spec.response, validation, spec.select?.bind(spec));
       } catch (error) {
-        if (signal?.aborted && !(error instanceof APIUserAbortError)) {
-          throw new APIUserAbortError(spec, { cause: signal.reason });
-        }
-        throw error;
+        throw userAbortError(spec, signal, error) ?? error;
       }
     };
 
