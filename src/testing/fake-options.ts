@@ -1,4 +1,5 @@
 import type { FakeAdminApiOptions } from './admin-api/admin-api-gate.js';
+import type { FakeRateLimitOption } from './fake-rate-limit.js';
 import type { ManualClock } from './manual-clock.js';
 import type { FakeProfileName, ProfileDefaults } from './profiles/fake-profile.js';
 import type { FakeSettings } from './services.js';
@@ -65,6 +66,13 @@ export interface FakePartnerEquityOptions {
   adminApi?: boolean | FakeAdminApiOptions;
   /** Approve each SPV request the moment it is created (`fake.admin.autoApproveSpvRequests`). @default false */
   autoApproveSpvRequests?: boolean;
+  /**
+   * A per-client rate limit on the bearer routes, as a service's gateway enforces one: `'10/s'` (also
+   * `'100/10s'`, `'600/min'`) or `{ limit: 10, windowMs: 1000 }`, in fixed windows on the fake's clock. Every
+   * answer carries `RateLimit-Policy`, `RateLimit` and `X-RateLimit-*`; past the budget it answers 429 with
+   * `Retry-After`. Off by default (the spec states no limit).
+   */
+  rateLimit?: FakeRateLimitOption | undefined;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {

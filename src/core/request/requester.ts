@@ -1,5 +1,6 @@
 import { AbortError } from 'p-retry';
 import { APIUserAbortError, InputValidationError } from '../errors/errors.js';
+import { pacedSend } from '../rate-limit/paced-send.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import {
   assertOneBody,
@@ -110,7 +111,7 @@ export class Requester {
         throw new AbortError(asError(error));
       }
       try {
-        let read = await sendAttempt(config, state, token);
+        let read = await pacedSend(config, state, () => sendAttempt(config, state, token));
         if (read.status === 401 && token !== undefined)
           read = await this.#afterUnauthorized(state, token, read);
         const context: ResponseContext = {

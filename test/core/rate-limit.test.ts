@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { RateLimitError } from '../../src/index.js';
+import { spvBody } from '../helpers/spv-body.js';
+import { type LimitedFake, limitedFake } from './rate-limit-harness.js';
+
+let env: LimitedFake;
+afterEach(() => env.close());
+
+const GET = /^\/v1\/spv-requests\/[^/]+$/;
+
+/** One SPV request to read, then a quiet second so the batch starts with a fresh window. */
+async function oneSpvRequest(client: ReturnType<LimitedFake['client']>): Promise<string> {
+  const body = await env.drive(spvBody(client));
+  const created = await env.drive(client.spvRequests.create(body.value));
+  await env.fake.clock.advance(1000);
+  return created.value.spvRequestSlug;
+}
+
+function settled<T>(calls: Promise<T>[]) {
+  return Promise.all(
+    calls.map((call) =>
+      call.then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      ),
+    ),
+  );
+}
+
+describe('pacing against a 10/s per-client limit', () => {
+  it('40 concurrent GETs all succeed within 1.5x the 3 s floor, without a 429', async () => {
+    env = await limitedFake();
+    const client = env.client();
+    const slug = await oneSpvRequest(client);
+    const { value, elapsedMs } = await env.drive(
+      settled(Array.from({ length: 40 }, () => client.spvRequests.get(slug))),
+    );
+    expect(value.filter((result) => 'error' in result)).toEqual([]);
+    expect(elapsedMs).toBeGreaterThanOrEqual(3000);
+    expect(elapsedMs).toBeLessThanOrEqual(4500);
+    expect(env.statuses(GET)).toEqual({ limited: 0, ok: 40 });
+  });
+
+  it('without pacing (rateLimit: false) the same batch fails some calls, as before', async () => {
+    env = await limitedFake();
+    const client = env.client({ rateLimit: false });
+    const slug = await oneSpvRequest(client);
+    const { value } = await env.drive(
+      settled(Array.from({ length: 40 }, () => client.spvRequests.get(slug))),
+    );
+    const failed = value.filter((result) => 'error' in result);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((result) => result.error instanceof RateLimitError)).toBe(true);
+    expect(env.statuses(GET).limited).toBeGreaterThan(10);
+  });
+
+  it('learns the limit on first contact: one request goes first, the rest follow at the pace it announced', async () => {
+    env = await limitedFake();
+    const client = env.client();
+    const { value, elapsedMs } = await env.drive(
+      settled(Array.from({ length: 25 }, () => client.oauth.info())),
+    );
+    expect(value.filter((result) => 'error' in result)).toEqual([]);
+    expect(env.statuses(/^\/v1\/oauth2\/info$/)).toEqual({ limited: 0, ok: 25 });
+    expect(elapsedMs).toBeLessThanOrEqual(3750);
+  });
+});
