@@ -44,6 +44,7 @@ const MIN_RATE = 0.5;
 export class RateLimiter {
   readonly #key: string;
   readonly #store: RateLimitStore;
+  readonly #local: RateLimitStore;
   readonly #clock: Clock;
   readonly #logger: Pick<Logger, 'debug' | 'warn'>;
   #mode: 'probe' | 'open' | 'paced' = 'probe';
@@ -67,7 +68,8 @@ export class RateLimiter {
     store?: RateLimitStore | undefined;
   }) {
     this.#key = options.key;
-    this.#store = options.store ?? new MemoryRateLimitStore();
+    this.#local = new MemoryRateLimitStore();
+    this.#store = options.store ?? this.#local;
     this.#clock = options.clock;
     this.#logger = options.logger;
   }
@@ -155,7 +157,10 @@ export class RateLimiter {
   #push(update: RateLimitUpdate, now: number): void {
     this.#sync = this.#sync
       .then(() => this.#store.push(this.#key, update, now))
-      .catch((error) => this.#storeFailed(error));
+      .catch((error: unknown) => {
+        this.#storeFailed(error);
+        return this.#local.push(this.#key, update, now);
+      });
   }
 
   async #pump(): Promise<void> {
@@ -177,15 +182,17 @@ export class RateLimiter {
           for (const waiter of [...this.#queue]) waiter.go();
           return;
         }
-        const wait = await this.#store
-          .take(this.#key, rule, this.#clock.now())
-          .catch((error: unknown) => this.#storeFailed(error) ?? 0);
+        const now = this.#clock.now();
+        // A store that fails (Redis down) is left for this client's own budget: the service still enforces.
+        const wait = await this.#store.take(this.#key, rule, now).catch((error: unknown) => {
+          this.#storeFailed(error);
+          return this.#local.take(this.#key, rule, now);
+        });
         if (wait <= 0) {
           this.#queue[0]?.go();
           continue;
         }
         // FIFO: whoever would pass its bound before this slot gives up now rather than at its bound.
-        const now = this.#clock.now();
         for (const waiter of [...this.#queue]) {
           if (waiter.deadline < now + wait) waiter.fail(new RateLimitWaitExceeded(now - waiter.started));
         }
@@ -200,13 +207,12 @@ export class RateLimiter {
     }
   }
 
-  #storeFailed(error: unknown): undefined {
+  #storeFailed(error: unknown): void {
     if (!this.#storeWarned)
       this.#logger.warn(
         `rate limit store unavailable; pacing without it (${(error as Error)?.message ?? error})`,
       );
     this.#storeWarned = true;
-    return undefined;
   }
 
   #count(): void {
