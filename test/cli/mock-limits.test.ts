@@ -12,7 +12,9 @@ describe('partner-equity mock --rate-limit / --max-body', () => {
     onTestFinished,
   }) => {
     const mock = startCli(['mock', '--port', '0', '--rate-limit', '2/s']);
-    onTestFinished(() => mock.stop());
+    onTestFinished(async () => {
+      await mock.stop();
+    });
     await mock.waitFor(/^export PE_PRIVATE_KEY_FILE=.*$/m);
     const env = exportedEnv(mock.stdout());
     const client = new PartnerEquity({

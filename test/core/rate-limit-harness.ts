@@ -1,20 +1,28 @@
-import { Agent } from 'undici';
 import { type ClientOptions, PartnerEquity } from '../../src/index.js';
 import { FakePartnerEquity, type FakePartnerEquityOptions } from '../../src/testing/index.js';
 import { memoryLogger } from '../helpers/memory-logger.js';
-import { countInFlight } from '../redis/cluster.js';
 
 /**
  * A fake with a per-client rate limit, and clients on its manual clock whose requests are counted until
- * their responses end: `drive` moves the clock only while nothing is on the wire, so the time a batch takes
- * is the fake clock's, whatever the machine's load.
+ * their whole responses are read: `drive` moves the clock only while nothing is on the wire, so the time a
+ * batch takes is the fake clock's, whatever the machine's load. The clients use the fetch transport so that
+ * a response is counted until its body is in hand (and the SDK then reads it without waiting on I/O).
  */
 export async function limitedFake(options: FakePartnerEquityOptions = { rateLimit: '10/s' }) {
   const fake = new FakePartnerEquity(options);
   await fake.listen();
   const partner = await fake.createPartner();
   const counter = { inFlight: 0 };
-  const agents: Agent[] = [];
+  const counted: typeof fetch = async (input, init) => {
+    counter.inFlight += 1;
+    try {
+      const response = await fetch(input, init);
+      const body = await response.arrayBuffer();
+      return new Response(body, { status: response.status, headers: response.headers });
+    } finally {
+      counter.inFlight -= 1;
+    }
+  };
   const busy: (() => number)[] = [() => counter.inFlight];
 
   return {
@@ -23,13 +31,11 @@ export async function limitedFake(options: FakePartnerEquityOptions = { rateLimi
     counter,
     /** A client of the partner on the fake's clock (pass `clientId` etc. to change it). */
     client(extra: Partial<ClientOptions> = {}) {
-      const agent = new Agent({ connections: 64 });
-      agents.push(agent);
       return new PartnerEquity({
         ...partner,
         clock: fake.clock,
         logger: memoryLogger(),
-        dispatcher: agent.compose(countInFlight(counter)),
+        fetch: counted,
         ...extra,
       });
     },
@@ -68,7 +74,6 @@ export async function limitedFake(options: FakePartnerEquityOptions = { rateLimi
       };
     },
     async close(): Promise<void> {
-      await Promise.all(agents.map((agent) => agent.close()));
       await fake.close();
     },
   };

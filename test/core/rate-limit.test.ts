@@ -65,3 +65,39 @@ describe('pacing against a 10/s per-client limit', () => {
     expect(elapsedMs).toBeLessThanOrEqual(3750);
   });
 });
+
+describe('a 429 that says when to come back', () => {
+  it('is sent again then, without using a retry', async () => {
+    env = await limitedFake({});
+    const client = env.client({ maxRetries: 0 });
+    await env.drive(client.oauth.info());
+    env.fake.faults.inject({ match: { path: '/v1/oauth2/info' }, status: 429, retryAfter: 2, times: 2 });
+    const { value, elapsedMs } = await env.drive(client.oauth.info().withResponse());
+    expect(value.response.attempts).toBe(3);
+    expect(elapsedMs).toBeGreaterThanOrEqual(4000);
+    expect(env.statuses(/^\/v1\/oauth2\/info$/)).toEqual({ limited: 2, ok: 2 });
+  });
+
+  it('past maxRateLimitWait the call throws RateLimitError saying how long it waited', async () => {
+    env = await limitedFake({});
+    const client = env.client({ maxRateLimitWait: 5000 });
+    await env.drive(client.oauth.info());
+    env.fake.faults.inject({ match: { path: '/v1/oauth2/info' }, status: 429, retryAfter: 3, times: 5 });
+    const { value } = await env.drive(client.oauth.info().catch((error: unknown) => error));
+    expect(value).toBeInstanceOf(RateLimitError);
+    expect(value).toMatchObject({ status: 429, waitedMs: 3000, retryAfterMs: 3000 });
+    expect((value as Error).message).toMatch(/gave up after waiting 3000 ms for the rate limit/);
+    expect(env.statuses(/^\/v1\/oauth2\/info$/).limited).toBe(2);
+  });
+
+  it('the per-call maxRateLimitWait overrides the client’s', async () => {
+    env = await limitedFake({});
+    const client = env.client();
+    await env.drive(client.oauth.info());
+    env.fake.faults.inject({ match: { path: '/v1/oauth2/info' }, status: 429, retryAfter: 3, times: 1 });
+    const { value } = await env.drive(
+      client.oauth.info({ maxRateLimitWait: 1000 }).catch((error: unknown) => error),
+    );
+    expect(value).toMatchObject({ status: 429, waitedMs: 0 });
+  });
+});

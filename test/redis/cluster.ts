@@ -29,7 +29,7 @@ export interface ClusterOptions {
  * An undici interceptor that counts requests until their response has ended (or failed), so a test can
  * wait for background token renewals before it moves the manual clock on.
  */
-export function countInFlight(counter: { inFlight: number }) {
+function countInFlight(counter: { inFlight: number }) {
   return (dispatch: Dispatcher.Dispatch): Dispatcher.Dispatch =>
     (options, handler) => {
       counter.inFlight += 1;

@@ -1,4 +1,5 @@
 import { AbortError } from 'p-retry';
+import { recordWait } from '../../tracing/tracing.js';
 import { APIUserAbortError, InputValidationError } from '../errors/errors.js';
 import { pacedSend } from '../rate-limit/paced-send.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
@@ -162,12 +163,14 @@ export class Requester {
     const signal = state.spec.options?.signal;
     state.refreshedAfter401 = true;
     let fresh: string;
+    const waitStarted = config.clock.now();
     try {
       if (!(await authenticator.onUnauthorized(token, signal))) return first;
       fresh = await authenticator.getToken(signal);
     } catch (error) {
       throw new AbortError(asError(error));
     }
+    recordWait('unauthorized', config.clock.now() - waitStarted);
     config.logger.debug(`${state.spec.method} ${state.spec.path}: 401, retrying once with a renewed token`);
     return sendAttempt(config, state, fresh);
   }
