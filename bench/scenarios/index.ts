@@ -6,10 +6,11 @@ import { runOverNetwork } from './over-network.js';
 import { runRequestOverhead } from './request-overhead.js';
 import { runTokenManager } from './token-manager.js';
 import { runTracingOverhead } from './tracing-overhead.js';
+import { runUnderALimit } from './under-a-limit.js';
 import { runUploads } from './uploads.js';
 import { runWebhooks } from './webhooks.js';
 
-/** The suite, in issue 8's order, then issue 25's, issue 29's and issue 30's scenarios. */
+/** The suite, in issue 8's order, then issue 25's, issue 29's, issue 30's and issue 35's scenarios. */
 export const scenarios: Scenario[] = [
   { id: '1', title: 'request overhead', run: runRequestOverhead },
   { id: '2', title: 'token manager', run: runTokenManager },
@@ -20,4 +21,5 @@ export const scenarios: Scenario[] = [
   { id: '7', title: 'over a network', run: runOverNetwork },
   { id: '8', title: 'CSV import', run: runImportCsv },
   { id: '9', title: 'tracing overhead', run: runTracingOverhead },
+  { id: '10', title: 'under a limit', run: runUnderALimit },
 ];
