@@ -1,6 +1,12 @@
+import { AbortError } from 'p-retry';
+import { recordWait, type WaitReason } from '../../tracing/tracing.js';
 import type { Clock } from '../clock.js';
+import { RateLimitError } from '../errors/errors.js';
 import type { Logger } from '../logging/logger.js';
-import { type RateLimitHint, readRateLimit } from './rate-limit-headers.js';
+import { type ReadResponse, toAPIError } from '../request/read-response.js';
+import type { RequesterConfig } from '../request/requester-config.js';
+import type { CallState } from '../request/send-attempt.js';
+import { readRateLimit } from './rate-limit-headers.js';
 import {
   MemoryRateLimitStore,
   type RateLimitStore,
@@ -8,43 +14,33 @@ import {
   type RateRule,
 } from './rate-limit-store.js';
 
-/** A response as the limiter reads it. */
-export interface Observed {
-  status: number;
-  head: { get(name: string): string | null };
-}
-
-/** Thrown to a queued request whose wait would pass its bound; `waitedMs` is how long it had waited. */
-export class RateLimitWaitExceeded extends Error {
-  constructor(readonly waitedMs: number) {
-    super(`waited ${waitedMs} ms for the rate limit`);
-  }
-}
-
 interface Waiter {
   started: number;
-  /** Clock time past which it stops waiting (`maxRateLimitWait`). */
   deadline: number;
   go(): void;
   fail(error: unknown): void;
 }
 
-// CUBIC, as AWS's adaptive retry mode applies it to a send rate: cut to 70% on throttling, then grow along
-// a cubic curve back to (and past) the rate that was throttled.
+class WaitExceeded extends Error {
+  constructor(readonly waitedMs: number) {
+    super('rate limit wait exceeded');
+  }
+}
+
+// CUBIC on the send rate, as AWS's adaptive retry mode: cut to 70% when throttled, then grow back along a cubic.
 const BETA = 0.7;
 const SCALE = 0.4;
 const MIN_RATE = 0.5;
 
 /**
- * Paces one client's bearer requests (shared by its `withOptions()` clients). Until the first answer it sends
- * one request at a time; an answer without rate-limit headers opens the gate for good unless a 429 comes.
- * Learned limits (`RateLimit-Policy`, `*-Limit`) and throttling (CUBIC on bare 429s) become a GCRA rule run
- * against the store; `Retry-After` and spent budgets (`r=0`) push the store's clock forward.
+ * Paces one client's bearer requests (its `withOptions()` clients share it). Until the first answer one
+ * request goes at a time; an answer without rate-limit headers lets every request go at once until a 429.
+ * A learned limit (or CUBIC after bare 429s) is a GCRA rule run against the store, in FIFO order.
  */
 export class RateLimiter {
   readonly #key: string;
+  readonly #local = new MemoryRateLimitStore();
   readonly #store: RateLimitStore;
-  readonly #local: RateLimitStore;
   readonly #clock: Clock;
   readonly #logger: Pick<Logger, 'debug' | 'warn'>;
   #mode: 'probe' | 'open' | 'paced' = 'probe';
@@ -56,7 +52,7 @@ export class RateLimiter {
   #pumping = false;
   #sync: Promise<void> = Promise.resolve();
   #storeWarned = false;
-  // Requests sent in the current and the last whole second: the measured rate CUBIC starts from.
+  // Requests sent this second and the last one: the rate CUBIC starts from.
   #second = 0;
   #sent = 0;
   #lastSent = 0;
@@ -68,13 +64,12 @@ export class RateLimiter {
     store?: RateLimitStore | undefined;
   }) {
     this.#key = options.key;
-    this.#local = new MemoryRateLimitStore();
     this.#store = options.store ?? this.#local;
     this.#clock = options.clock;
     this.#logger = options.logger;
   }
 
-  /** `undefined` when the request may go now; else a promise for its turn, rejected past `maxWaitMs`. */
+  /** `undefined` when the request may go now; else a promise of its turn (rejected past `maxWaitMs`). */
   turn(maxWaitMs: number, signal?: AbortSignal): Promise<void> | undefined {
     if (this.#mode === 'open' || (this.#mode === 'probe' && !this.#probing && this.#queue.length === 0)) {
       this.#probing = this.#mode === 'probe';
@@ -83,84 +78,74 @@ export class RateLimiter {
     }
     const started = this.#clock.now();
     return new Promise<void>((resolve, reject) => {
-      const leave = () => {
+      const onAbort = () => waiter.fail(signal?.reason);
+      const settle = (done: () => void) => {
         this.#queue = this.#queue.filter((other) => other !== waiter);
         signal?.removeEventListener('abort', onAbort);
+        done();
       };
       const waiter: Waiter = {
         started,
         deadline: started + maxWaitMs,
-        go: () => {
-          leave();
-          this.#count();
-          resolve();
-        },
-        fail: (error) => {
-          leave();
-          reject(error);
-        },
+        go: () =>
+          settle(() => {
+            this.#count();
+            resolve();
+          }),
+        fail: (error) => settle(() => reject(error)),
       };
-      const onAbort = () => waiter.fail(signal?.reason);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#queue.push(waiter);
       void this.#pump();
     });
   }
 
-  /**
-   * Learns from one answer (`undefined`: none came). Returns the ms a 429 asked to wait (`Retry-After`, or a
-   * spent budget's reset), when it said.
-   */
-  observe(read: Observed | undefined): number | undefined {
+  /** Learns from an answer (`undefined`: none came); returns the ms a 429 asked to wait, when it said. */
+  observe(read: Pick<ReadResponse, 'status' | 'head'> | undefined): number | undefined {
     const now = this.#clock.now();
     if (this.#mode === 'probe') this.#probing = false;
-    if (read === undefined) {
-      if (this.#queue.length > 0) void this.#pump();
-      return undefined;
-    }
-    const limited = read.status === 429;
-    const hint = read.status >= 500 && !limited ? undefined : readRateLimit(read.head, now);
+    const limited = read?.status === 429;
+    const hint =
+      read === undefined || (read.status >= 500 && !limited) ? undefined : readRateLimit(read.head, now);
     if (hint === undefined && !limited) {
-      if (this.#mode === 'probe') this.#mode = 'open';
-      if (this.#cubic !== undefined && read.status < 400) this.#grow(now);
-      if (this.#queue.length > 0) void this.#pump();
-      return undefined;
-    }
-    if (this.#mode !== 'paced') this.#logger.debug(`rate limit: pacing requests (${this.#describe(hint)})`);
-    this.#mode = 'paced';
-    if (hint?.limit !== undefined) {
-      const windowMs = hint.windowMs ?? Math.max(1000, hint.resetMs ?? 0);
-      this.#rule = { intervalMs: windowMs / hint.limit, burst: hint.limit };
-      this.#policy = true;
-      this.#cubic = undefined;
-    }
-    let retryIn = limited
-      ? (hint?.retryAfterMs ?? (hint?.remaining === 0 ? hint.resetMs : undefined))
-      : undefined;
-    if (limited && !this.#policy) this.#throttle(now);
-    const rule = this.#rule;
-    if (limited && retryIn === undefined && this.#policy && rule !== undefined)
-      retryIn = rule.intervalMs * rule.burst;
-    // `r` left now (GCRA: `r` slots free), none before the reset once spent or told to come back later.
-    const left = hint?.remaining;
-    const until = retryIn ?? (left === 0 ? hint?.resetMs : undefined);
-    const tat =
-      rule !== undefined && left !== undefined && left > 0
-        ? now + (rule.burst - left) * rule.intervalMs
+      if (read !== undefined && this.#mode === 'probe') this.#mode = 'open';
+      if (this.#cubic !== undefined && read !== undefined && read.status < 400) this.#grow(now);
+    } else {
+      if (this.#mode !== 'paced')
+        this.#logger.debug(
+          `rate limit: pacing requests (${hint?.limit === undefined ? 'throttled' : `${hint.limit} per ${hint.windowMs ?? 1000} ms`})`,
+        );
+      this.#mode = 'paced';
+      if (hint?.limit !== undefined) {
+        this.#rule = {
+          intervalMs: (hint.windowMs ?? Math.max(1000, hint.resetMs ?? 0)) / hint.limit,
+          burst: hint.limit,
+        };
+        this.#policy = true;
+        this.#cubic = undefined;
+      } else if (limited && !this.#policy) this.#throttle(now);
+      const rule = this.#rule;
+      const left = hint?.remaining;
+      // A 429 waits for what it said, else for the window; `r` left means `r` slots free now, 0 none until `t`.
+      const retryIn = limited
+        ? (hint?.retryAfterMs ??
+          (left === 0 ? hint?.resetMs : undefined) ??
+          (this.#policy && rule ? rule.intervalMs * rule.burst : undefined))
         : undefined;
-    if (until !== undefined || tat !== undefined)
-      this.#push({ until: until === undefined ? undefined : now + until, tat }, now);
-    void this.#pump();
-    return retryIn;
-  }
-
-  #push(update: RateLimitUpdate, now: number): void {
-    this.#sync = this.#sync
-      .then(() => this.#store.push(this.#key, update, now))
-      .catch((error: unknown) => {
-        this.#storeFailed(error);
-        return this.#local.push(this.#key, update, now);
-      });
+      const until = retryIn ?? (left === 0 ? hint?.resetMs : undefined);
+      const update: RateLimitUpdate = { until: until === undefined ? undefined : now + until };
+      if (rule !== undefined && left !== undefined && left > 0)
+        update.tat = now + (rule.burst - left) * rule.intervalMs;
+      if (update.until !== undefined || update.tat !== undefined) {
+        this.#sync = this.#sync
+          .then(() => this.#store.push(this.#key, update, now))
+          .catch((error: unknown) => this.#fallback(error, () => this.#local.push(this.#key, update, now)));
+      }
+      if (this.#queue.length > 0) void this.#pump();
+      return retryIn;
+    }
+    if (this.#queue.length > 0) void this.#pump();
+    return undefined;
   }
 
   async #pump(): Promise<void> {
@@ -170,32 +155,28 @@ export class RateLimiter {
     try {
       while (this.#queue.length > 0) {
         await this.#sync;
+        const rule = this.#rule;
         if (this.#mode === 'probe') {
-          if (!this.#probing) {
-            this.#probing = true;
-            this.#queue[0]?.go();
-          }
+          if (!this.#probing) this.#queue[0]?.go();
+          this.#probing = true;
           return;
         }
-        const rule = this.#rule;
         if (this.#mode === 'open' || rule === undefined) {
           for (const waiter of [...this.#queue]) waiter.go();
           return;
         }
         const now = this.#clock.now();
         // A store that fails (Redis down) is left for this client's own budget: the service still enforces.
-        const wait = await this.#store.take(this.#key, rule, now).catch((error: unknown) => {
-          this.#storeFailed(error);
-          return this.#local.take(this.#key, rule, now);
-        });
+        const wait = await this.#store
+          .take(this.#key, rule, now)
+          .catch((error: unknown) => this.#fallback(error, () => this.#local.take(this.#key, rule, now)));
         if (wait <= 0) {
           this.#queue[0]?.go();
           continue;
         }
-        // FIFO: whoever would pass its bound before this slot gives up now rather than at its bound.
-        for (const waiter of [...this.#queue]) {
-          if (waiter.deadline < now + wait) waiter.fail(new RateLimitWaitExceeded(now - waiter.started));
-        }
+        // FIFO: whoever would pass its bound before this slot gives up now rather than later.
+        for (const waiter of [...this.#queue])
+          if (waiter.deadline < now + wait) waiter.fail(new WaitExceeded(now - waiter.started));
         if (this.#queue.length === 0) break;
         if (!waited) this.#logger.debug(`rate limit: ${this.#queue.length} request(s) waiting their turn`);
         waited = true;
@@ -207,20 +188,18 @@ export class RateLimiter {
     }
   }
 
-  #storeFailed(error: unknown): void {
+  #fallback<T>(error: unknown, local: () => Promise<T>): Promise<T> {
     if (!this.#storeWarned)
-      this.#logger.warn(
-        `rate limit store unavailable; pacing without it (${(error as Error)?.message ?? error})`,
-      );
+      this.#logger.warn(`rate limit store unavailable; pacing without it (${(error as Error)?.message})`);
     this.#storeWarned = true;
+    return local();
   }
 
   #count(): void {
     const second = Math.floor(this.#clock.now() / 1000);
     if (second !== this.#second) {
       this.#lastSent = second === this.#second + 1 ? this.#sent : 0;
-      this.#second = second;
-      this.#sent = 0;
+      [this.#second, this.#sent] = [second, 0];
     }
     this.#sent += 1;
   }
@@ -239,9 +218,73 @@ export class RateLimiter {
     c.rate = Math.max(MIN_RATE, Math.min(grown, 2 * Math.max(this.#sent, this.#lastSent, c.max)));
     this.#rule = { intervalMs: 1000 / c.rate, burst: 1 };
   }
+}
 
-  #describe(hint: RateLimitHint | undefined): string {
-    if (hint?.limit !== undefined) return `${hint.limit} per ${hint.windowMs ?? 1000} ms`;
-    return hint?.retryAfterMs !== undefined ? `Retry-After ${hint.retryAfterMs} ms` : 'throttled';
+/**
+ * Sends one bearer attempt in its turn (at once without a limiter). A 429 that says when to come back is
+ * sent again then without using a retry; once the waits would pass `maxRateLimitWait`, `RateLimitError`.
+ */
+export function pacedSend(config: RequesterConfig, state: CallState, send: () => Promise<ReadResponse>) {
+  const limiter = config.rateLimiter;
+  if (limiter === undefined || (state.spec.auth ?? 'bearer') !== 'bearer') return send();
+  return paced(limiter, config, state, send);
+}
+
+async function paced(
+  limiter: RateLimiter,
+  config: RequesterConfig,
+  state: CallState,
+  send: () => Promise<ReadResponse>,
+) {
+  const { clock } = config;
+  const options = state.spec.options;
+  const maxWait = options?.maxRateLimitWait ?? config.maxRateLimitWait ?? 60_000;
+  let waited = 0;
+  let reason: WaitReason = 'rate_limit';
+  for (;;) {
+    const started = clock.now();
+    await limiter.turn(maxWait - waited, options?.signal)?.catch((error: unknown) => {
+      throw error instanceof WaitExceeded
+        ? new AbortError(gaveUp(config, state, undefined, waited + error.waitedMs))
+        : error;
+    });
+    const ms = clock.now() - started;
+    waited += ms;
+    if (ms > 0) recordWait(reason, ms);
+    const read = await send().catch((error: unknown) => {
+      limiter.observe(undefined);
+      throw error;
+    });
+    const retryIn = limiter.observe(read);
+    if (retryIn === undefined) return read;
+    if (waited + retryIn > maxWait) throw new AbortError(gaveUp(config, state, read, waited, retryIn));
+    config.logger.debug(
+      `${state.spec.method} ${state.spec.path}: 429, sent again in its turn (${retryIn}ms)`,
+    );
+    reason = 'retry_after';
   }
 }
+
+function gaveUp(
+  config: RequesterConfig,
+  state: CallState,
+  read: ReadResponse | undefined,
+  waitedMs: number,
+  retryAfterMs?: number,
+) {
+  const { spec, idempotencyKey, attempts } = state;
+  const context = { method: spec.method, path: spec.path, idempotencyKey, attempts };
+  const answer = read && toAPIError({ ...context, now: clock(config) }, read, config.secrets);
+  return new RateLimitError({
+    ...context,
+    status: 429,
+    headers: answer?.headers ?? new Headers(),
+    requestId: answer?.requestId,
+    body: answer?.body,
+    retryAfterMs: retryAfterMs ?? answer?.retryAfterMs,
+    waitedMs,
+    secrets: config.secrets,
+  });
+}
+
+const clock = (config: RequesterConfig) => config.clock.now();

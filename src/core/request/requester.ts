@@ -1,7 +1,7 @@
 import { AbortError } from 'p-retry';
 import { recordWait } from '../../tracing/tracing.js';
 import { APIUserAbortError, InputValidationError } from '../errors/errors.js';
-import { pacedSend } from '../rate-limit/paced-send.js';
+import { pacedSend } from '../rate-limit/rate-limiter.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import {
   assertOneBody,
