@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RateLimitError } from '../../src/index.js';
+import { APIUserAbortError, RateLimitError } from '../../src/index.js';
 import { spvBody } from '../helpers/spv-body.js';
 import { type LimitedFake, limitedFake } from './rate-limit-harness.js';
 
@@ -100,5 +100,31 @@ describe('a 429 that says when to come back', () => {
       client.oauth.info({ maxRateLimitWait: 1000 }).catch((error: unknown) => error),
     );
     expect(value).toMatchObject({ status: 429, waitedMs: 0 });
+  });
+});
+
+describe('one budget per client', () => {
+  it('is shared by the clients withOptions() derives', async () => {
+    env = await limitedFake();
+    const client = env.client();
+    const patient = client.withOptions({ maxRetries: 0, maxRateLimitWait: 30_000 });
+    const calls = [client, patient].flatMap((sdk) => Array.from({ length: 15 }, () => sdk.oauth.info()));
+    const { value } = await env.drive(Promise.allSettled(calls));
+    expect(value.filter((result) => result.status === 'rejected')).toEqual([]);
+    expect(env.statuses(/^\/v1\/oauth2\/info$/)).toEqual({ limited: 0, ok: 30 });
+  });
+
+  it('a caller’s signal ends its wait for a turn', async () => {
+    env = await limitedFake({ rateLimit: '2/s' });
+    const client = env.client();
+    await env.drive(client.oauth.info());
+    const controller = new AbortController();
+    const others = Array.from({ length: 3 }, () => client.oauth.info());
+    const waiting = client.oauth.info({ signal: controller.signal }).catch((error: unknown) => error);
+    await env.settle();
+    controller.abort();
+    const { value } = await env.drive(Promise.all([waiting, ...others]));
+    expect(value[0]).toBeInstanceOf(APIUserAbortError);
+    expect(env.statuses(/^\/v1\/oauth2\/info$/)).toEqual({ limited: 0, ok: 4 });
   });
 });

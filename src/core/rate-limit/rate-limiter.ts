@@ -241,6 +241,8 @@ async function paced(
   const maxWait = options?.maxRateLimitWait ?? config.maxRateLimitWait ?? 60_000;
   let waited = 0;
   let reason: WaitReason = 'rate_limit';
+  const repeatable =
+    state.spec.method !== 'POST' || state.idempotencyKey !== undefined || state.spec.retryPost === true;
   for (;;) {
     const started = clock.now();
     await limiter.turn(maxWait - waited, options?.signal)?.catch((error: unknown) => {
@@ -256,7 +258,8 @@ async function paced(
       throw error;
     });
     const retryIn = limiter.observe(read);
-    if (retryIn === undefined) return read;
+    // A POST without an idempotency key is never sent twice, 429 or not.
+    if (retryIn === undefined || !repeatable) return read;
     if (waited + retryIn > maxWait) throw new AbortError(gaveUp(config, state, read, waited, retryIn));
     config.logger.debug(
       `${state.spec.method} ${state.spec.path}: 429, sent again in its turn (${retryIn}ms)`,
