@@ -91,6 +91,17 @@ describe('a 429 that says when to come back', () => {
     expect(env.statuses(/^\/v1\/oauth2\/info$/).limited).toBe(2);
   });
 
+  it('a Retry-After longer than the call will wait fails that call only, not the ones after it', async () => {
+    env = await limitedFake({});
+    const client = env.client();
+    await env.drive(client.oauth.info());
+    env.fake.faults.inject({ match: { path: '/v1/oauth2/info' }, status: 429, retryAfter: 3600 });
+    const { value } = await env.drive(client.oauth.info().catch((error: unknown) => error));
+    expect(value).toMatchObject({ status: 429, waitedMs: 0, retryAfterMs: 3_600_000 });
+    const { elapsedMs } = await env.drive(client.oauth.info());
+    expect(elapsedMs).toBeLessThan(5000);
+  });
+
   it('the per-call maxRateLimitWait overrides the client’s', async () => {
     env = await limitedFake({});
     const client = env.client();

@@ -100,8 +100,11 @@ export class RateLimiter {
     });
   }
 
-  /** Learns from an answer (`undefined`: none came); returns the ms a 429 asked to wait, when it said. */
-  observe(read: Pick<ReadResponse, 'status' | 'head'> | undefined): number | undefined {
+  /**
+   * Learns from an answer (`undefined`: none came); returns the ms a 429 asked to wait, when it said. A wait
+   * longer than the caller's `maxWaitMs` is not imposed on the other requests (the caller gives up on it).
+   */
+  observe(read: Pick<ReadResponse, 'status' | 'head'> | undefined, maxWaitMs = Infinity): number | undefined {
     const now = this.#clock.now();
     if (this.#mode === 'probe') this.#probing = false;
     const limited = read?.status === 429;
@@ -132,7 +135,8 @@ export class RateLimiter {
           (left === 0 ? hint?.resetMs : undefined) ??
           (this.#policy && rule ? rule.intervalMs * rule.burst : undefined))
         : undefined;
-      const until = retryIn ?? (left === 0 ? hint?.resetMs : undefined);
+      const told = retryIn ?? (left === 0 ? hint?.resetMs : undefined);
+      const until = told !== undefined && told <= maxWaitMs ? told : undefined;
       const update: RateLimitUpdate = { until: until === undefined ? undefined : now + until };
       if (rule !== undefined && left !== undefined && left > 0)
         update.tat = now + (rule.burst - left) * rule.intervalMs;
@@ -257,7 +261,7 @@ async function paced(
       limiter.observe(undefined);
       throw error;
     });
-    const retryIn = limiter.observe(read);
+    const retryIn = limiter.observe(read, maxWait - waited);
     // A POST without an idempotency key is never sent twice, 429 or not.
     if (retryIn === undefined || !repeatable) return read;
     if (waited + retryIn > maxWait) throw new AbortError(gaveUp(config, state, read, waited, retryIn));
