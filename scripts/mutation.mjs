@@ -3,27 +3,70 @@
 // src/ (optionally with a `:line-line` range) is mutated against its group's tests, or the test folder
 // named like its src folder. Reports: reports/mutation/<name>.html|json.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+// The lines of `file` from the first to the last that call one of `names`: a part of a module mutated on
+// its own, found by what it calls so the range follows edits elsewhere in the file.
+function linesCalling(file, names) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const calls = new RegExp(`\\b(${names.join('|')})\\(`);
+  const code = (line) => !/^\s*(\/\/|\/?\*)/.test(line);
+  const hits = lines.flatMap((line, index) => (code(line) && calls.test(line) ? [index + 1] : []));
+  if (hits.length === 0)
+    throw new Error(`${file} calls none of ${names.join(', ')}: update scripts/mutation.mjs`);
+  return `${file}:${hits[0]}-${hits.at(-1)}`;
+}
+
+// Each group: the modules that guard one promise, and every test that covers them (Stryker's `related`
+// and per-test coverage then run only the tests that reach each mutant). Tests that spawn the CLI are left
+// out: a child process does not see the active mutant.
 const GROUPS = {
-  webhooks: {
-    mutate: ['src/webhooks/webhook.ts', 'src/webhooks/constant-time-equal.ts'],
-    tests: ['test/webhooks/**/*.test.ts'],
-  },
-  'token-manager': {
-    mutate: ['src/auth/token-manager.ts'],
-    // The security tests pin what the manager registers for redaction before anything is sent.
+  tokens: {
+    mutate: ['src/auth/token-manager.ts', 'src/auth/token-store-coordinator.ts', 'src/auth/jwt-grant.ts'],
     tests: [
       'test/auth/**/*.test.ts',
+      'test/tracing/**/*.test.ts',
+      'test/core/auth-hook.test.ts',
+      'test/redis/redis-token-store.test.ts',
+      'test/redis/token-*.test.ts',
+      // What the token manager registers for redaction before anything is sent.
       'test/security/server-quoted-secrets.test.ts',
+      'test/security/quoted-assertion*.test.ts',
+      'test/security/secret-hygiene.test.ts',
       'test/security/token-lifetime.test.ts',
     ],
   },
-  retry: {
-    mutate: ['src/core/request/retry-policy.ts', 'src/core/request/idempotency.ts'],
-    // The token grant runs the same retry loop.
-    tests: ['test/core/**/*.test.ts', 'test/auth/**/*.test.ts'],
+  webhooks: {
+    mutate: [
+      'src/webhooks/webhook.ts',
+      'src/webhooks/constant-time-equal.ts',
+      'src/webhooks/webhook-receiver.ts',
+      'src/webhooks/signature-header.ts',
+      'src/webhooks/scheme/signed-content-template.ts',
+    ],
+    tests: [
+      'test/webhooks/**/*.test.ts',
+      'test/tracing/**/*.test.ts',
+      'test/redis/webhook-*.test.ts',
+      'test/security/secret-hygiene.test.ts',
+    ],
+  },
+  retries: {
+    mutate: [
+      'src/core/request/retry-policy.ts',
+      'src/core/request/idempotency.ts',
+      // The chunk keys of a bulk call: the derivation a re-run's safety rests on.
+      linesCalling('src/core/bulk/bulk-run.ts', ['stableJson', 'idempotencyKeyOfJson', 'chunkKey']),
+    ],
+    // The token grant and the bulk calls run the same retry loop and keys.
+    tests: [
+      'test/core/**/*.test.ts',
+      'test/auth/**/*.test.ts',
+      'test/resources/**/*.test.ts',
+      'test/tracing/**/*.test.ts',
+      'test/reliability/fault-matrix.test.ts',
+    ],
   },
 };
 
@@ -54,7 +97,9 @@ for (const name of names) {
   }
   mutate.add(path);
   // A file of a group keeps the group's tests; any other, the test folder named like its src folder.
-  const owner = Object.values(GROUPS).find((g) => g.mutate.includes(path.replace(/:.*$/, '')));
+  const owner = Object.values(GROUPS).find((g) =>
+    g.mutate.some((m) => m.replace(/:.*$/, '') === path.replace(/:.*$/, '')),
+  );
   const folder = path.split('/')[1];
   const own = folder?.endsWith('.ts') ? ['test/**/*.test.ts'] : [`test/${folder}/**/*.test.ts`];
   for (const t of owner?.tests ?? own) tests.add(t);

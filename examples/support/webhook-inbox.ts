@@ -45,7 +45,7 @@ export async function startWebhookInbox(): Promise<WebhookInbox & { useSecret(se
       });
       handler = createNodeHandler(receiver);
     },
-    next(type, timeoutMs = 5_000) {
+    next(type, timeoutMs = 30_000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           waiters.delete(check);

@@ -40,7 +40,7 @@ export async function runWithFake(
     fake.admin.approveSpvRequest(request.spvRequestSlug);
     await client.close();
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the webhooks did not arrive within 5 s')), 5_000);
+      const timer = setTimeout(() => reject(new Error('the webhooks did not arrive within 30 s')), 30_000);
       wake = () => {
         if (lines.some((line) => line.startsWith('spv_request.completed'))) {
           clearTimeout(timer);

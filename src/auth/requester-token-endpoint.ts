@@ -1,5 +1,5 @@
 import type { Requester } from '../core/request/requester.js';
-import { callOf, OPERATIONS } from '../resources/operations.js';
+import { OPERATIONS } from '../resources/operations.js';
 import { parseHttpDate, type TokenEndpoint } from './token-endpoint.js';
 
 /**
@@ -10,12 +10,8 @@ import { parseHttpDate, type TokenEndpoint } from './token-endpoint.js';
 export function requesterTokenEndpoint(requester: Requester): TokenEndpoint {
   return async (form, signal) => {
     const { data, response } = await requester
-      .request({
-        // Checked 'strict' whatever the client's responseValidation: nothing works without tokens.
-        ...callOf(OPERATIONS['oauth.token']),
-        form,
-        options: signal === undefined ? { maxRetries: 0 } : { maxRetries: 0, signal },
-      })
+      // Checked 'strict' whatever the client's responseValidation: nothing works without tokens.
+      .call(OPERATIONS['oauth.token'], { body: form }, { maxRetries: 0, ...(signal && { signal }) })
       .withResponse();
     return { token: data, serverDate: parseHttpDate(response.headers.get('date')) };
   };

@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logging/logger.js';
+import { backoffDelay, DEFAULT_RETRY, type RetryConfig } from '../core/request/retry-policy.js';
 import { drive, type Steps } from './drive.js';
 import { MemoryTokenStore } from './memory-token-store.js';
 import type {
@@ -28,9 +29,11 @@ export type GrantTokens = (refresh: StoredRefreshToken | undefined) => Promise<T
 
 /** While on the local chain, how often (token-manager clock) a call looks at the shared store again. */
 const PROBE_INTERVAL_MS = 15_000;
-/** Waiting for another instance's renewal: first and longest pause between looks, in real milliseconds. */
-const POLL_FIRST_MS = 20;
-const POLL_MAX_MS = 500;
+/**
+ * Waiting for another instance's renewal: the house's full-jitter backoff between looks, 20 ms doubling to a
+ * 500 ms cap, in real milliseconds (jitter keeps waiting instances from looking in step).
+ */
+const LEASE_POLL: RetryConfig = { ...DEFAULT_RETRY, initialDelayMs: 20, maxDelayMs: 500 };
 
 /** A store call failed; `obtained` is a pair already received from the API that could not be stored. */
 class StoreFailure extends Error {
@@ -122,8 +125,7 @@ export class TokenStoreCoordinator {
   }
 
   *#run(store: TokenStore, view: TokenView, grant: GrantTokens): Steps<ServedToken> {
-    let pause = POLL_FIRST_MS;
-    for (;;) {
+    for (let looks = 0; ; looks++) {
       const current = yield* this.#call(() => store.read(this.#scope));
       if (current !== undefined && adoptable(current, view, this.#clock.now())) return current;
       const lease = yield* this.#call(() => store.lease(this.#scope));
@@ -137,8 +139,7 @@ export class TokenStoreCoordinator {
       // Another instance renews: serve the held token meanwhile, or wait for the new one (real time: the
       // lease expires in the store's time, whatever clock this client runs on).
       if (servable(view, this.#clock.now())) return view.held;
-      yield new Promise((resolve) => setTimeout(resolve, pause));
-      pause = Math.min(pause * 2, POLL_MAX_MS);
+      yield new Promise((resolve) => setTimeout(resolve, backoffDelay(looks, LEASE_POLL)));
     }
   }
 

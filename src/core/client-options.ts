@@ -4,8 +4,8 @@ import type { PrivateKeyInput } from '../auth/import-private-key.js';
 import type { Signer } from '../auth/signer.js';
 import type { TokenStore } from '../auth/token-store.js';
 import type { TracerProviderLike } from '../tracing/tracing.js';
+import { checkOptions } from './check-options.js';
 import type { Clock } from './clock.js';
-import { InputValidationError, toValidationIssues } from './errors/errors.js';
 import { LOG_LEVELS, type Logger, type LogLevel } from './logging/logger.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import type { Authenticator } from './request/authenticator.js';
@@ -271,13 +271,5 @@ const optionsSchema = z
  * quoted in the message (some are secrets).
  */
 export function validateClientOptions(options: unknown): ClientOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw new InputValidationError('client options', [{ path: '', message: 'expected an options object' }]);
-  }
-  // Explicit `undefined`s mean "not set"; drop them so strict parsing and defaults treat them alike.
-  const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  const parsed = optionsSchema.safeParse(defined);
-  if (!parsed.success)
-    throw new InputValidationError('client options', toValidationIssues(parsed.error.issues));
-  return options as ClientOptions;
+  return checkOptions<ClientOptions>('client options', optionsSchema, options);
 }

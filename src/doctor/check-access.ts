@@ -1,4 +1,4 @@
-import { callOf, OPERATIONS } from '../resources/operations.js';
+import { OPERATIONS } from '../resources/operations.js';
 import { notProvisioned } from './check-token.js';
 import { quoteAnswer } from './diagnose-unauthorized.js';
 import type { DoctorCheck } from './doctor-report.js';
@@ -34,7 +34,7 @@ async function tokenInfo(target: DoctorTarget, token: string, signal?: AbortSign
   const check = { id: 'token-info', group: 'authentication' as const, title: 'Token info (oauth.info)' };
   const answer = await probe(target.requester, {
     method: 'GET',
-    path: callOf(OPERATIONS['oauth.info']).path,
+    path: OPERATIONS['oauth.info'].route,
     token,
     signal,
   });
@@ -63,7 +63,7 @@ async function partnerAccess(
   signal?: AbortSignal,
 ): Promise<DoctorCheck> {
   const check = { id: 'partner-access', group: 'authentication' as const, title: 'Partner API access' };
-  const path = callOf(OPERATIONS['spvRequests.list']).path;
+  const path = OPERATIONS['spvRequests.list'].route;
   const answer = await probe(target.requester, {
     method: 'GET',
     path,

@@ -1,10 +1,10 @@
-import { callOf, OPERATIONS } from '../resources/operations.js';
+import { OPERATIONS } from '../resources/operations.js';
 import { quoteAnswer } from './diagnose-unauthorized.js';
 import type { DoctorCheck } from './doctor-report.js';
 import type { DoctorTarget } from './doctor-target.js';
 import { probe } from './http-probe.js';
 
-const PATH = callOf(OPERATIONS['contracts.versions']).path;
+const PATH = OPERATIONS['contracts.versions'].route;
 const ok2xx = (status: number) => status >= 200 && status < 300;
 
 /**

@@ -1,11 +1,11 @@
-import { callOf, OPERATIONS } from '../resources/operations.js';
+import { OPERATIONS } from '../resources/operations.js';
 import { type DoctorCheck, statusOfFindings } from './doctor-report.js';
 import type { DoctorTarget } from './doctor-target.js';
 import { type ProbeAnswer, probe, unreadableBody } from './http-probe.js';
 import { compareOpenApi } from './openapi/compare-openapi.js';
 import { sdkOperations } from './openapi/sdk-expectations.js';
 
-const PATH = callOf(OPERATIONS['system.openapi']).path;
+const PATH = OPERATIONS['system.openapi'].route;
 
 /**
  * `/openapi.json` (or the `document` given) compared with what the SDK reads and sends; every difference a

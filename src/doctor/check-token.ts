@@ -1,6 +1,6 @@
 import { createAssertion } from '../auth/assertion.js';
 import { tokenResponseSchema } from '../auth/token-response.js';
-import { callOf, OPERATIONS } from '../resources/operations.js';
+import { OPERATIONS } from '../resources/operations.js';
 import { JWT_BEARER_GRANT_TYPE } from '../schemas/oauth.js';
 import { assertionProblems, decodeAssertion, describeAssertion } from './assertion-facts.js';
 import { diagnoseUnauthorized, quoteAnswer } from './diagnose-unauthorized.js';
@@ -8,7 +8,7 @@ import type { DoctorCheck } from './doctor-report.js';
 import type { DoctorTarget } from './doctor-target.js';
 import { type ProbeAnswer, probe } from './http-probe.js';
 
-const TOKEN_PATH = callOf(OPERATIONS['oauth.token']).path;
+const TOKEN_PATH = OPERATIONS['oauth.token'].route;
 const base = { id: 'token-exchange', group: 'authentication' as const, title: 'Token exchange' };
 
 /** What the token check produced: its check, and a token for the checks after it. */

@@ -13,7 +13,7 @@ import {
   worstStatus,
 } from './doctor-report.js';
 import type { DoctorTarget } from './doctor-target.js';
-import { InputValidationError, toValidationIssues } from './sdk-core.js';
+import { checkOptions } from './sdk-core.js';
 
 /**
  * Options of `client.doctor()`.
@@ -81,9 +81,7 @@ async function settled<T>(
  * to the partner's own endpoint.
  */
 export async function runDoctor(target: DoctorTarget, options: DoctorOptions = {}): Promise<DoctorReport> {
-  const parsed = Options.safeParse(options ?? {});
-  if (!parsed.success)
-    throw new InputValidationError('doctor options', toValidationIssues(parsed.error.issues));
+  checkOptions('doctor options', Options, options ?? {});
   const { signal, only } = options;
   const want = (group: DoctorGroup) => only === undefined || only.includes(group);
   const clock = target.requester.config.clock;

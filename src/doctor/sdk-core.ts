@@ -1,6 +1,7 @@
 // Everything the doctor takes from src/core, in one place: when src/core moves its files, this is the one
 // file of the doctor to update.
 
+export { checkOptions } from '../core/check-options.js';
 export type { ClientOptions } from '../core/client-options.js';
 export {
   APIConnectionError,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { toValidationIssues } from '../core/errors/partner-equity-error.js';
-// From the main entry's module: what ./redis throws is the main entry's class (tsup.config.ts).
-import { InputValidationError } from '../index.js';
+// The main entry's helper, so what ./redis throws is the main entry's class (tsup.config.ts: one build).
+import { checkOptions as checkShared } from '../core/check-options.js';
 import { isRedisClient, type RedisClient } from './redis-client.js';
 import { type EncryptionKey, keyBytes } from './token-cipher.js';
 
@@ -59,11 +58,5 @@ export const webhookIdStoreShape = {
 
 /** Checks `options` against `shape`; throws an {@link InputValidationError} naming every bad field. */
 export function checkOptions<T>(subject: string, shape: z.ZodRawShape, options: unknown): T {
-  if (typeof options !== 'object' || options === null) {
-    throw new InputValidationError(subject, [{ path: '', message: 'expected an options object' }]);
-  }
-  const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  const parsed = z.strictObject(shape).safeParse(defined);
-  if (!parsed.success) throw new InputValidationError(subject, toValidationIssues(parsed.error.issues));
-  return options as T;
+  return checkShared<T>(subject, z.strictObject(shape), options);
 }

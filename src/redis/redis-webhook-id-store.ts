@@ -23,7 +23,7 @@ export interface RedisWebhookIdStoreOptions extends RedisStoreOptions {
   inProgressTtlSeconds?: number | undefined;
 }
 
-/** How often, in real milliseconds, a `done` that could not be written is tried again. */
+/** How often, in real milliseconds, a `done` (or a late claim's release) that could not be written is tried again. */
 const COMPLETE_RETRY_MS = 500;
 
 /** `KEYS[1]` the id's key; `ARGV[1]` this claim's in-progress value; `ARGV[2]` its TTL in ms. */
@@ -48,7 +48,8 @@ return 'in_progress'`,
  * retry runs the handlers. Keys: `<keyPrefix>webhook:<webhook-id>`, value `done` or `in_progress:<random>`.
  *
  * When Redis fails, `claim` rejects with a {@link RedisStoreError}: the receiver answers 5xx and the service
- * retries later, so nothing is lost and nothing runs twice. Configure Redis persistence (AOF) for this store:
+ * retries later, so nothing is lost and nothing runs twice. A claim that timed out but runs in Redis later
+ * is released as soon as it lands, so it never blocks the retry. Configure Redis persistence (AOF) for this store:
  * a Redis that restarts empty forgets which ids were handled.
  *
  * @example
@@ -85,7 +86,13 @@ export class RedisWebhookIdStore implements WebhookIdStore {
   async claim(id: string, ttlSeconds: number): Promise<WebhookIdState> {
     const key = this.#key(id);
     const value = `in_progress:${randomBytes(12).toString('base64url')}`;
-    const state = await this.#commands.eval(CLAIM, [key], [value, String(this.#leaseMs)]);
+    let state: unknown;
+    try {
+      state = await this.#commands.eval(CLAIM, [key], [value, String(this.#leaseMs)]);
+    } catch (error) {
+      this.#dropLateClaim(key, value);
+      throw error;
+    }
     if (state === 'new') {
       this.#claims.get(id)?.stop();
       this.#claims.set(
@@ -113,6 +120,25 @@ export class RedisWebhookIdStore implements WebhookIdStore {
 
   async release(id: string): Promise<void> {
     await this.#take(id)?.release();
+  }
+
+  /**
+   * A claim whose answer never came (a timeout, a dropped connection) may still run in Redis later, and would
+   * block the id for `inProgressTtlSeconds` with a claim nobody owns: the service's retries would get 409.
+   * So it is released (deleted if it holds this claim's value). Sent on the same connection, the release
+   * runs right after the late claim; while the client is not connected it is tried again until the claim
+   * would have expired anyway.
+   */
+  #dropLateClaim(key: string, value: string): void {
+    const lease = new RedisLease(this.#commands, key, value, this.#leaseMs, 0);
+    const giveUpAt = Date.now() + this.#leaseMs;
+    const attempt = () => {
+      lease.release().catch((error: unknown) => {
+        if ((error as RedisStoreError).code !== 'redis_unavailable' || Date.now() >= giveUpAt) return;
+        setTimeout(attempt, COMPLETE_RETRY_MS).unref();
+      });
+    };
+    attempt();
   }
 
   #markDone(id: string, ttlSeconds: number): Promise<unknown> {

@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import type { BulkProgress } from '../core/bulk/bulk-run.js';
-import type { IdempotentRequestOptions } from './idempotent-request-options.js';
+import { type BulkChunkReport, type BulkProgress, type BulkRunSpec, runBulk } from '../core/bulk/bulk-run.js';
+import { APIPromise } from '../core/request/api-promise.js';
+import type { IdempotentRequestOptions } from '../core/request/request-options.js';
+import type { Operation } from '../core/request/request-spec.js';
+import type { CallInput, Requester } from '../core/request/requester.js';
 
 /** Rows per request by default: the spec shows no row limit; 500 is what the fake accepts. */
 export const DEFAULT_CHUNK_SIZE = 500;
@@ -31,24 +34,81 @@ export const BulkOptions = z.object({
     .optional(),
 });
 
-/** The bulk fields of `options`, picked for {@link BulkOptions}. */
-export function bulkFields(options: BulkCreateOptions | undefined): Record<string, unknown> {
-  return {
-    chunkSize: options?.chunkSize,
-    concurrency: options?.concurrency,
-    onProgress: options?.onProgress,
-  };
+/** A row's result: a failed one says whether another try may pass. */
+export type RowResult = { error?: { retryable: boolean } | null | undefined };
+
+/** What a bulk call resolves to: every row answered, in input order. */
+export interface BulkResult<Input, Result extends RowResult, Success extends Result> {
+  /** One result per input row, in input order. */
+  results: Result[];
+  /** Rows the API took (for investors: a new person, or the known one for a repeated `partnerInvestorId`). */
+  succeeded: Success[];
+  /** Every other row, with its `error` (refused client-side, refused by the API, or lost with its chunk). */
+  failed: Exclude<Result, Success>[];
+  /** The input rows whose failure may pass on another try, ready to send again. */
+  retryable: Input[];
+  /** One report per chunk request (keys, request ids, attempts, chunk-level errors). */
+  chunks: BulkChunkReport[];
+}
+
+/** How one bulk call is checked and how its rows pair with their results. */
+export interface BulkCall<Input, Result extends RowResult, Success extends Result>
+  extends Pick<BulkRunSpec<Input, Result>, 'check' | 'keyOf' | 'resultKeyOf' | 'failure'> {
+  /** The call's arguments besides its rows (the path parameters, the whole body when checked up front). */
+  input: CallInput;
+  /** The rows to send, from the checked body when `input` has one. */
+  rows: (body: unknown) => Input[];
+  prefilled?: (Result | undefined)[];
+  succeeded: (result: Result) => result is Success;
+}
+
+/**
+ * Checks a chunked call of `operation` (arguments, bulk options and key on the one `InputValidationError`
+ * path), then sends its rows through `runBulk`, every chunk one `requester.call` with its derived key.
+ */
+export function sendBulk<Input, Result extends RowResult, Success extends Result>(
+  requester: Requester,
+  operation: Operation & { body: { chunkedArray: string } },
+  call: BulkCall<Input, Result, Success>,
+  options: BulkCreateOptions | undefined,
+): APIPromise<BulkResult<Input, Result, Success>> {
+  try {
+    const checked = requester.check(operation, call.input, options);
+    const bulk: z.output<typeof BulkOptions> = checked.extras ?? {};
+    const inputs = call.rows(checked.body);
+    const field = operation.body.chunkedArray;
+    const outcome = runBulk<Input, Result>({
+      ...call,
+      inputs,
+      prefilled: call.prefilled ?? [],
+      chunkSize: bulk.chunkSize ?? DEFAULT_CHUNK_SIZE,
+      concurrency: bulk.concurrency ?? DEFAULT_CONCURRENCY,
+      baseKey: checked.idempotencyKey as string,
+      field,
+      tracing: requester.config.tracing,
+      operation: operation.span,
+      send: (rows, idempotencyKey) =>
+        requester.call(
+          operation,
+          { ...(call.input.params && { params: call.input.params }), checkedBody: { [field]: rows } },
+          { ...checked.options, idempotencyKey },
+        ) as APIPromise<Result[]>,
+      onProgress: bulk.onProgress,
+    }).then(({ results, chunks, response }) => ({
+      data: { results, ...splitResults(results, inputs, call.succeeded), chunks },
+      response,
+    }));
+    return new APIPromise(outcome);
+  } catch (error) {
+    return new APIPromise(Promise.reject(error));
+  }
 }
 
 /**
  * A bulk call's results split: rows that `succeeded`, the others (`failed`), and the inputs whose failure
  * is `retryable`, each in input order.
  */
-export function splitResults<
-  Input,
-  Result extends { error?: { retryable: boolean } | null | undefined },
-  Success extends Result,
->(
+export function splitResults<Input, Result extends RowResult, Success extends Result>(
   results: readonly Result[],
   inputs: readonly Input[],
   succeeded: (result: Result) => result is Success,

@@ -1,15 +1,8 @@
-import { z } from 'zod';
 import type { APIPromise } from '../core/request/api-promise.js';
 import type { RequestOptions } from '../core/request/request-options.js';
 import type { Requester } from '../core/request/requester.js';
-import type { ContractDocumentKind } from '../schemas/contracts.js';
-import { PathParam } from '../schemas/request-params.js';
-import { type ContractDocumentList, documentsOf } from './contract-lists.js';
-import { callOf, type Operation } from './operations.js';
-import { guarded, parseInput, requestOptions } from './parse-input.js';
-
-const VersionArgs = z.strictObject({ version: PathParam });
-const DocumentArgs = z.strictObject({ version: PathParam, name: PathParam });
+import type { ContractDocumentList } from './contract-lists.js';
+import type { Operation } from './operations.js';
 
 /**
  * One kind of versioned contract document (`client.contracts.templates`, `.catalogs`, `.primitives`,
@@ -24,18 +17,11 @@ const DocumentArgs = z.strictObject({ version: PathParam, name: PathParam });
  */
 export class ContractDocuments<Document> {
   readonly #requester: Requester;
-  readonly #kind: ContractDocumentKind;
   readonly #list: Operation;
-  readonly #get: Operation & { response: z.ZodType<Document> };
+  readonly #get: Operation;
 
-  constructor(
-    requester: Requester,
-    kind: ContractDocumentKind,
-    list: Operation,
-    get: Operation & { response: z.ZodType<Document> },
-  ) {
+  constructor(requester: Requester, list: Operation, get: Operation) {
     this.#requester = requester;
-    this.#kind = kind;
     this.#list = list;
     this.#get = get;
   }
@@ -46,24 +32,12 @@ export class ContractDocuments<Document> {
    * (the spec does not show one) comes back as sent, in `unrecognized`, with a warning once per route.
    */
   list(version: string, options?: RequestOptions): APIPromise<ContractDocumentList<Document>> {
-    return guarded(() => {
-      const args = parseInput(VersionArgs, { version }, `contracts.${this.#kind}.list arguments`);
-      return this.#requester.request({
-        ...callOf(this.#list, args),
-        select: (body: unknown) => documentsOf<Document>(body, this.#kind),
-        options: requestOptions(options),
-      });
-    });
+    const documents = this.#requester.call(this.#list, { params: { version } }, options);
+    return documents as APIPromise<ContractDocumentList<Document>>;
   }
 
   /** `GET /v1/contracts/{kind}/{version}/{name}` — one document. */
   get(version: string, name: string, options?: RequestOptions): APIPromise<Document> {
-    return guarded(() => {
-      const args = parseInput(DocumentArgs, { version, name }, `contracts.${this.#kind}.get arguments`);
-      return this.#requester.request({
-        ...callOf(this.#get, args),
-        options: requestOptions(options),
-      });
-    });
+    return this.#requester.call(this.#get, { params: { version, name } }, options) as APIPromise<Document>;
   }
 }

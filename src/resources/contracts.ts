@@ -8,9 +8,8 @@ import type {
   ContractTemplate,
 } from '../schemas/contracts.js';
 import { ContractDocuments } from './contract-documents.js';
-import { type ContractVersions, contractVersionsOf } from './contract-lists.js';
-import { callOf, OPERATIONS } from './operations.js';
-import { requestOptions } from './parse-input.js';
+import type { ContractVersions } from './contract-lists.js';
+import { OPERATIONS } from './operations.js';
 
 /**
  * The versioned contract definitions SPV requests are validated against (`client.contracts`). The spec
@@ -37,7 +36,7 @@ export class Contracts {
   constructor(requester: Requester) {
     this.#requester = requester;
     const kind = (name: 'templates' | 'catalogs' | 'primitives' | 'samples') =>
-      [requester, name, OPERATIONS[`contracts.${name}.list`], OPERATIONS[`contracts.${name}.get`]] as const;
+      [requester, OPERATIONS[`contracts.${name}.list`], OPERATIONS[`contracts.${name}.get`]] as const;
     this.templates = new ContractDocuments(...kind('templates'));
     this.catalogs = new ContractDocuments(...kind('catalogs'));
     this.primitives = new ContractDocuments(...kind('primitives'));
@@ -49,10 +48,6 @@ export class Contracts {
    * whichever shape the server answers with (a plain list of versions, or an object around one).
    */
   versions(options?: RequestOptions): APIPromise<ContractVersions> {
-    return this.#requester.request({
-      ...callOf(OPERATIONS['contracts.versions']),
-      select: contractVersionsOf,
-      options: requestOptions(options),
-    });
+    return this.#requester.call(OPERATIONS['contracts.versions'], {}, options);
   }
 }

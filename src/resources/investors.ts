@@ -1,63 +1,17 @@
-import type { BulkChunkReport } from '../core/bulk/bulk-run.js';
-import { runBulk } from '../core/bulk/bulk-run.js';
-import { InputValidationError } from '../core/errors/errors.js';
-import { APIPromise } from '../core/request/api-promise.js';
+import type { APIPromise } from '../core/request/api-promise.js';
 import type { Requester } from '../core/request/requester.js';
-import {
-  type InvestorCreateResponse,
-  type InvestorInput,
-  type InvestorRowFailure,
-  type InvestorRowResult,
-  type InvestorRowSuccess,
-  investorRowResult,
-} from '../schemas/investors.js';
-import {
-  type BulkCreateOptions,
-  BulkOptions,
-  bulkFields,
-  DEFAULT_CHUNK_SIZE,
-  DEFAULT_CONCURRENCY,
-  resultRows,
-  splitResults,
-} from './bulk-options.js';
-import { resolveIdempotencyKey } from './idempotent-request-options.js';
-import { checkInvestorRow, checkInvestorRows } from './investor-rows.js';
-import { callOf, OPERATIONS, operationName } from './operations.js';
-import { guarded, inputIssues, requestOptions } from './parse-input.js';
+import { checkInvestorRow, checkInvestorRows } from '../schemas/investor-rows.js';
+import type { InvestorInput, InvestorRowResult, InvestorRowSuccess } from '../schemas/investors.js';
+import { type BulkCreateOptions, type BulkResult, sendBulk } from './bulk-options.js';
+import { OPERATIONS } from './operations.js';
 
 /** Options of `client.investors.create()`. */
 export type InvestorCreateOptions = BulkCreateOptions;
 
 /** The outcome of `client.investors.create()`: every row answered, in input order. */
-export interface InvestorBulkResult {
-  /** One result per input row, in input order. */
-  results: InvestorRowResult[];
-  /** Rows that have a `servicePersonId` (a new person, or the known one for a repeated `partnerInvestorId`). */
-  succeeded: InvestorRowSuccess[];
-  /** Every other row, with its `error` (refused client-side, refused by the API, or lost with its chunk). */
-  failed: InvestorRowFailure[];
-  /** The input rows whose failure may pass on another try, ready to send again. */
-  retryable: InvestorInput[];
-  /** One report per chunk request (keys, request ids, attempts, chunk-level errors). */
-  chunks: BulkChunkReport[];
-}
+export type InvestorBulkResult = BulkResult<InvestorInput, InvestorRowResult, InvestorRowSuccess>;
 
-// A row succeeded when it names a person and carries no error (see `investorRowResult`).
-function isSuccess(result: InvestorRowResult): result is InvestorRowSuccess {
-  return result.error == null;
-}
-
-function investorKey(row: { partnerInvestorId: string }): string {
-  return row.partnerInvestorId;
-}
-
-function investorFailure(row: InvestorInput, error: InvestorRowFailure['error']): InvestorRowFailure {
-  return { partnerInvestorId: row.partnerInvestorId, status: 'failed', error };
-}
-
-function investorResultRows(body: InvestorCreateResponse): InvestorRowResult[] {
-  return resultRows(body, investorRowResult);
-}
+const investorKey = (row: { partnerInvestorId: string }): string => row.partnerInvestorId;
 
 /**
  * Investor (person) records keyed by your own `partnerInvestorId`: `client.investors`.
@@ -92,45 +46,22 @@ export class Investors {
    * own `idempotencyKey` (status 0 when nothing was sent).
    */
   create(investors: InvestorInput[], options?: InvestorCreateOptions): APIPromise<InvestorBulkResult> {
-    return guarded(() => {
-      const checked = checkInvestorRows(investors);
-      const { key, issues: keyIssues } = resolveIdempotencyKey(options);
-      const { data, issues } = inputIssues(BulkOptions, bulkFields(options));
-      if (data === undefined || keyIssues.length > 0) {
-        throw new InputValidationError('investors.create options', [...issues, ...keyIssues]);
-      }
-      const pipelineOptions = requestOptions(options);
-      const outcome = runBulk<InvestorInput, InvestorRowResult>({
-        inputs: checked.inputs,
-        prefilled: checked.prefilled,
+    const { inputs, prefilled, issues } = checkInvestorRows(investors);
+    return sendBulk<InvestorInput, InvestorRowResult, InvestorRowSuccess>(
+      this.#requester,
+      OPERATIONS['investors.create'],
+      {
+        input: { issues },
+        rows: () => inputs,
+        prefilled,
         check: checkInvestorRow,
-        chunkSize: data.chunkSize ?? DEFAULT_CHUNK_SIZE,
-        concurrency: data.concurrency ?? DEFAULT_CONCURRENCY,
-        baseKey: key,
-        field: 'investors',
-        tracing: this.#requester.config.tracing,
-        operation: operationName(OPERATIONS['investors.create']),
-        send: (rows, idempotencyKey, bodyJson) =>
-          this.#requester.request({
-            ...callOf(OPERATIONS['investors.create']),
-            json: { investors: rows },
-            jsonText: bodyJson,
-            idempotencyKey,
-            // Defensive: with responseValidation 'warn' or 'off' the body may not match; rows without a
-            // result then fail as `missing_result` (retryable) instead of being lost.
-            select: investorResultRows,
-            options: pipelineOptions,
-          }),
         keyOf: investorKey,
         resultKeyOf: investorKey,
-        failure: investorFailure,
-        succeeded: isSuccess,
-        onProgress: data.onProgress,
-      }).then(({ results, chunks, response }) => ({
-        data: { results, ...splitResults(results, checked.inputs, isSuccess), chunks },
-        response,
-      }));
-      return new APIPromise(outcome);
-    });
+        failure: (row, error) => ({ partnerInvestorId: row.partnerInvestorId, status: 'failed', error }),
+        // A row succeeded when it names a person and carries no error (see `investorRowResult`).
+        succeeded: (result): result is InvestorRowSuccess => result.error == null,
+      },
+      options,
+    ) as APIPromise<InvestorBulkResult>;
   }
 }

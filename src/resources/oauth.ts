@@ -2,7 +2,7 @@ import type { APIPromise } from '../core/request/api-promise.js';
 import type { RequestOptions } from '../core/request/request-options.js';
 import type { Requester } from '../core/request/requester.js';
 import type { TokenInfo } from '../schemas/oauth.js';
-import { callOf, OPERATIONS } from './operations.js';
+import { OPERATIONS } from './operations.js';
 
 export type { TokenInfo };
 
@@ -26,6 +26,6 @@ export class OAuth {
    * ```
    */
   info(options?: RequestOptions): APIPromise<TokenInfo> {
-    return this.#requester.request({ ...callOf(OPERATIONS['oauth.info']), options });
+    return this.#requester.call(OPERATIONS['oauth.info'], {}, options);
   }
 }

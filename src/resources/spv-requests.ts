@@ -1,24 +1,20 @@
-import { z } from 'zod';
-import { ConflictError, InputValidationError } from '../core/errors/errors.js';
+import { ConflictError } from '../core/errors/errors.js';
 import { APIPromise } from '../core/request/api-promise.js';
 import { PagePromise } from '../core/request/page-promise.js';
-import type { RequestOptions } from '../core/request/request-options.js';
+import type { IdempotentRequestOptions, RequestOptions } from '../core/request/request-options.js';
 import type { Requester } from '../core/request/requester.js';
 import type { ContractSamplePayload } from '../schemas/contracts.js';
-import { PathParam } from '../schemas/request-params.js';
-import {
-  type SpvRequest,
+import type {
+  SpvRequest,
   SpvRequestCreate,
-  type SpvRequestListItem,
+  SpvRequestListItem,
   SpvRequestListParams,
-  type SpvRequestPage,
+  SpvRequestPage,
 } from '../schemas/spv-requests.js';
-import { type IdempotentRequestOptions, resolveIdempotencyKey } from './idempotent-request-options.js';
-import { callOf, OPERATIONS } from './operations.js';
-import { guarded, inputIssues, parseInput, requestOptions } from './parse-input.js';
+import { OPERATIONS } from './operations.js';
 
 const DEFAULT_PER_PAGE = 10;
-const Slug = z.strictObject({ slug: PathParam });
+const LIST = OPERATIONS['spvRequests.list'];
 
 /**
  * Requests to create an SPV (`client.spvRequests`): submit, list, read and cancel. An administrator reviews
@@ -47,19 +43,7 @@ export class SpvRequests {
     body: SpvRequestCreate | ContractSamplePayload,
     options?: IdempotentRequestOptions,
   ): APIPromise<SpvRequest> {
-    return guarded(() => {
-      const { key, issues: keyIssues } = resolveIdempotencyKey(options);
-      const { data, issues } = inputIssues(SpvRequestCreate, body);
-      const all = [...issues, ...keyIssues];
-      if (data === undefined || all.length > 0)
-        throw new InputValidationError('spvRequests.create input', all);
-      return this.#requester.request({
-        ...callOf(OPERATIONS['spvRequests.create']),
-        json: data,
-        idempotencyKey: key,
-        options: requestOptions(options),
-      });
-    });
+    return this.#requester.call(OPERATIONS['spvRequests.create'], { body }, options);
   }
 
   /**
@@ -76,38 +60,26 @@ export class SpvRequests {
     params: SpvRequestListParams = {},
     options?: RequestOptions,
   ): PagePromise<SpvRequestPage, SpvRequestListItem> {
-    let query: SpvRequestListParams;
-    let invalid: unknown;
-    try {
-      query = parseInput(SpvRequestListParams, params, 'spvRequests.list parameters');
-    } catch (error) {
-      query = {};
-      invalid = error;
-    }
-    const perPage = query.perPage ?? DEFAULT_PER_PAGE;
+    // Bad parameters are sent to the call unchanged, which names each of them; good ones give the page size.
+    const valid = LIST.query.safeParse(params).data;
+    const perPage = valid?.perPage ?? DEFAULT_PER_PAGE;
     return new PagePromise({
       fetchPage: (page) =>
-        invalid === undefined
-          ? this.#requester.request({
-              ...callOf(OPERATIONS['spvRequests.list']),
-              query: { status: query.status, perPage, page },
-              options: requestOptions(options),
-            })
-          : new APIPromise<SpvRequestPage>(Promise.reject(invalid)),
+        this.#requester.call(LIST, { query: valid ? { ...valid, perPage, page } : params }, options),
       items: (page) => page.documents,
       total: (page) => page.count,
       limit: (page) => page.limit,
       perPage,
-      startPage: query.page ?? 1,
+      startPage: valid?.page ?? 1,
       signal: options?.signal,
-      method: 'GET',
-      path: '/v1/spv-requests',
+      method: LIST.method,
+      path: LIST.route,
     });
   }
 
   /** `GET /v1/spv-requests/{slug}` — one of your SPV requests (`NotFoundError` for anyone else's). */
   get(slug: string, options?: RequestOptions): APIPromise<SpvRequest> {
-    return this.#bySlug('GET', slug, options);
+    return this.#requester.call(OPERATIONS['spvRequests.get'], { params: { slug } }, options);
   }
 
   /**
@@ -117,31 +89,16 @@ export class SpvRequests {
    * request back and resolves with it if it is `cancelled`.
    */
   cancel(slug: string, options?: RequestOptions): APIPromise<SpvRequest> {
-    const cancelled = this.#bySlug('DELETE', slug, options).withResponse();
+    const cancelled = this.#requester.call(OPERATIONS['spvRequests.cancel'], { params: { slug } }, options);
     return new APIPromise(
-      cancelled.catch(async (error: unknown) => {
+      cancelled.withResponse().catch(async (error: unknown) => {
         // A 409 on a retried DELETE: an earlier attempt may have cancelled the request and lost its response
         // (dropped connection, timeout). Read it back; cancelled means this call's goal holds.
         if (!(error instanceof ConflictError) || error.attempts < 2) throw error;
-        const current = await this.#bySlug('GET', slug, options).withResponse();
+        const current = await this.get(slug, options).withResponse();
         if (current.data.status !== 'cancelled') throw error;
         return current;
       }),
     );
-  }
-
-  #bySlug(
-    method: 'GET' | 'DELETE',
-    slug: string,
-    options: RequestOptions | undefined,
-  ): APIPromise<SpvRequest> {
-    return guarded(() => {
-      const args = parseInput(Slug, { slug }, `spvRequests.${method === 'GET' ? 'get' : 'cancel'} arguments`);
-      const operation = OPERATIONS[method === 'GET' ? 'spvRequests.get' : 'spvRequests.cancel'];
-      return this.#requester.request({
-        ...callOf(operation, args),
-        options: requestOptions(options),
-      });
-    });
   }
 }

@@ -1,96 +1,33 @@
-import { z } from 'zod';
-import type { BulkChunkReport } from '../core/bulk/bulk-run.js';
-import { runBulk } from '../core/bulk/bulk-run.js';
-import { InputValidationError } from '../core/errors/errors.js';
-import { APIPromise } from '../core/request/api-promise.js';
+import { toValidationIssues } from '../core/errors/errors.js';
+import type { APIPromise } from '../core/request/api-promise.js';
+import type { IdempotentRequestOptions } from '../core/request/request-options.js';
 import type { Requester } from '../core/request/requester.js';
 import type { UploadFile } from '../core/uploads/file-source.js';
-import { sendUpload } from '../core/uploads/upload-request.js';
-import { PathParam } from '../schemas/request-params.js';
-import {
+import type {
   SubscriptionInput,
-  type SubscriptionRowFailure,
-  type SubscriptionRowResult,
-  type SubscriptionRowSuccess,
+  SubscriptionRowResult,
+  SubscriptionRowSuccess,
 } from '../schemas/subscriptions.js';
 import type { FundingReceiptUploadResult, SignedFormUploadResult } from '../schemas/uploads.js';
+import { type BulkCreateOptions, type BulkResult, sendBulk } from './bulk-options.js';
+import { OPERATIONS } from './operations.js';
 import {
-  type BulkCreateOptions,
-  BulkOptions,
-  bulkFields,
-  DEFAULT_CHUNK_SIZE,
-  DEFAULT_CONCURRENCY,
-  resultRows,
-  splitResults,
-} from './bulk-options.js';
-import { type IdempotentRequestOptions, resolveIdempotencyKey } from './idempotent-request-options.js';
-import { callOf, OPERATIONS } from './operations.js';
-import { guarded, inputIssues, requestOptions } from './parse-input.js';
-import {
-  FundingReceiptInput,
+  FundingReceiptOptions,
   type FundingReceiptUpload,
   isUploadObject,
-  MAX_UPLOAD_BYTES,
-  SignedFormOptions,
   type SignedFormUpload,
   type SignedFormUploadOptions,
 } from './upload-options.js';
-
-const CreateArgs = z.strictObject({
-  spvSlug: PathParam,
-  subscriptions: z.array(SubscriptionInput).min(1, 'Expected at least one subscription'),
-});
 
 /** Options of `client.subscriptions.create()`. */
 export type SubscriptionCreateOptions = BulkCreateOptions;
 
 /** The outcome of `client.subscriptions.create()`: every row answered, in input order. */
-export interface SubscriptionBulkResult {
-  /** One result per input row, in input order. */
-  results: SubscriptionRowResult[];
-  /** Rows the API subscribed. */
-  succeeded: SubscriptionRowSuccess[];
-  /** Rows of chunks that failed as a whole or were not sent, with their `error`. */
-  failed: SubscriptionRowFailure[];
-  /** The input rows whose failure may pass on another try, ready to send again. */
-  retryable: SubscriptionInput[];
-  /** One report per chunk request (keys, request ids, attempts, chunk-level errors). */
-  chunks: BulkChunkReport[];
-}
-
-const isSubscribed = (row: SubscriptionRowResult): row is SubscriptionRowSuccess => row.error === undefined;
-
-function subscriptionKey(row: SubscriptionInput): string | undefined {
-  return row.partnerSubscriptionId;
-}
-
-function subscriptionResultKey(result: SubscriptionRowResult): string | undefined {
-  return result.error === undefined ? (result.partnerSubscriptionId ?? undefined) : undefined;
-}
-
-function subscriptionFailure(
-  row: SubscriptionInput,
-  error: { code: string; message: string; retryable: boolean },
-): SubscriptionRowResult {
-  return {
-    servicePersonId: row.servicePersonId,
-    shareClassSlug: row.shareClassSlug,
-    partnerSubscriptionId: row.partnerSubscriptionId,
-    error,
-  };
-}
-
-function subscriptionResultRows(body: { results: SubscriptionRowSuccess[] }): SubscriptionRowSuccess[] {
-  return resultRows(body) as SubscriptionRowSuccess[];
-}
-const PersonArgs = z.strictObject({ spvSlug: PathParam, personId: PathParam });
-
-const FORM = OPERATIONS['subscriptions.uploadSignedForm'];
-const RECEIPT = OPERATIONS['subscriptions.uploadFundingReceipt'];
-const personParams = (args: { spvSlug: string; personId: string }) => ({
-  spv_slug: args.spvSlug,
-  person_id: args.personId,
-});
+export type SubscriptionBulkResult = BulkResult<
+  SubscriptionInput,
+  SubscriptionRowResult,
+  SubscriptionRowSuccess
+>;
 
 /**
  * Subscriptions of investors in an approved SPV and their documents: `client.subscriptions`. The SPV's slug
@@ -135,45 +72,30 @@ export class Subscriptions {
     subscriptions: SubscriptionInput[],
     options?: SubscriptionCreateOptions,
   ): APIPromise<SubscriptionBulkResult> {
-    return guarded(() => {
-      const { key, issues: keyIssues } = resolveIdempotencyKey(options);
-      const { data, issues } = inputIssues(CreateArgs, { spvSlug, subscriptions });
-      const bulk = inputIssues(BulkOptions, bulkFields(options));
-      const all = [...issues, ...bulk.issues, ...keyIssues];
-      if (data === undefined || bulk.data === undefined || all.length > 0)
-        throw new InputValidationError('subscriptions.create input', all);
-      const call = callOf(OPERATIONS['subscriptions.create'], { spv_slug: data.spvSlug });
-      const pipelineOptions = requestOptions(options);
-      const inputs = data.subscriptions as SubscriptionInput[];
-      const outcome = runBulk<SubscriptionInput, SubscriptionRowResult>({
-        inputs,
-        prefilled: [],
-        chunkSize: bulk.data.chunkSize ?? DEFAULT_CHUNK_SIZE,
-        concurrency: bulk.data.concurrency ?? DEFAULT_CONCURRENCY,
-        baseKey: key,
-        field: 'subscriptions',
-        tracing: this.#requester.config.tracing,
-        operation: call.operation,
-        send: (rows, idempotencyKey, bodyJson) =>
-          this.#requester.request({
-            ...call,
-            json: { subscriptions: rows },
-            jsonText: bodyJson,
-            idempotencyKey,
-            select: subscriptionResultRows,
-            options: pipelineOptions,
-          }),
-        keyOf: subscriptionKey,
-        resultKeyOf: subscriptionResultKey,
-        failure: subscriptionFailure,
-        succeeded: isSubscribed,
-        onProgress: bulk.data.onProgress,
-      }).then(({ results, chunks, response }) => ({
-        data: { results, ...splitResults(results, inputs, isSubscribed), chunks },
-        response,
-      }));
-      return new APIPromise(outcome);
-    });
+    const empty = Array.isArray(subscriptions) && subscriptions.length === 0;
+    return sendBulk<SubscriptionInput, SubscriptionRowResult, SubscriptionRowSuccess>(
+      this.#requester,
+      OPERATIONS['subscriptions.create'],
+      {
+        input: {
+          params: { spvSlug },
+          body: { subscriptions },
+          issues: empty ? [{ path: 'subscriptions', message: 'Expected at least one subscription' }] : [],
+        },
+        rows: (body) => (body as { subscriptions: SubscriptionInput[] }).subscriptions,
+        keyOf: (row) => row.partnerSubscriptionId,
+        resultKeyOf: (result) =>
+          result.error === undefined ? (result.partnerSubscriptionId ?? undefined) : undefined,
+        failure: (row, error) => ({
+          servicePersonId: row.servicePersonId,
+          shareClassSlug: row.shareClassSlug,
+          partnerSubscriptionId: row.partnerSubscriptionId,
+          error,
+        }),
+        succeeded: (row): row is SubscriptionRowSuccess => row.error === undefined,
+      },
+      options,
+    ) as APIPromise<SubscriptionBulkResult>;
   }
 
   /**
@@ -191,37 +113,15 @@ export class Subscriptions {
     options?: SignedFormUploadOptions,
   ): APIPromise<SignedFormUploadResult> {
     // `{ file, filename?, contentType?, maxBytes? }` (the receipt's shape) or the file itself.
-    const { file: given, ...inline } = isUploadObject(upload) ? upload : { file: upload };
-    const file = given as UploadFile;
-    if (isUploadObject(upload)) options = { ...inline, ...options } as SignedFormUploadOptions;
-    const args = inputIssues(PersonArgs, { spvSlug, personId });
-    const opts = inputIssues(SignedFormOptions, options ?? {});
-    const { key, issues: keyIssues } = resolveIdempotencyKey(options);
-    return guarded(() =>
-      sendUpload(this.#requester, {
-        subject: 'subscriptions.uploadSignedForm input',
-        // A non-object options argument is reported as `options`, not as the unnamed root.
-        issues: [
-          ...args.issues,
-          ...opts.issues.map((i) => (i.path === '' ? { ...i, path: 'options' } : i)),
-          ...keyIssues,
-        ],
-        file,
-        rules: {
-          maxBytes: opts.data?.maxBytes ?? MAX_UPLOAD_BYTES,
-          contentType: opts.data?.contentType,
-          trustDeclaredType: false,
-          filename: opts.data?.filename,
-          defaultName: 'signed-form',
-        },
-        // Built from the checked arguments only: a non-string id must be reported, not thrown on here.
-        path: args.data === undefined ? '' : callOf(FORM, personParams(args.data)).path,
-        route: FORM.route,
-        fields: {},
-        response: FORM.response,
-        idempotencyKey: key,
-        options: requestOptions(options),
-      }),
+    const { file, ...inline } = isUploadObject(upload) ? upload : { file: upload };
+    return this.#requester.call(
+      OPERATIONS['subscriptions.uploadSignedForm'],
+      {
+        params: { spvSlug, personId },
+        body: {},
+        file: { file, rules: { trustDeclaredType: false, defaultName: 'signed-form' } },
+      },
+      (isUploadObject(upload) ? { ...inline, ...options } : options) as SignedFormUploadOptions | undefined,
     );
   }
 
@@ -237,33 +137,17 @@ export class Subscriptions {
     receipt: FundingReceiptUpload,
     options?: IdempotentRequestOptions,
   ): APIPromise<FundingReceiptUploadResult> {
-    const args = inputIssues(PersonArgs, { spvSlug, personId });
-    const input = inputIssues(FundingReceiptInput, receipt);
-    const fields = input.data;
-    const { key, issues: keyIssues } = resolveIdempotencyKey(options);
-    return guarded(() =>
-      sendUpload(this.#requester, {
-        subject: 'subscriptions.uploadFundingReceipt input',
-        issues: [...args.issues, ...input.issues, ...keyIssues],
-        file: (receipt as { file?: unknown } | undefined)?.file,
-        rules: {
-          maxBytes: fields?.maxBytes ?? MAX_UPLOAD_BYTES,
-          contentType: fields?.contentType,
-          trustDeclaredType: true,
-          filename: fields?.filename,
-          defaultName: 'funding-receipt',
-        },
-        // Built from the checked arguments only: a non-string id must be reported, not thrown on here.
-        path: args.data === undefined ? '' : callOf(RECEIPT, personParams(args.data)).path,
-        route: RECEIPT.route,
-        fields:
-          fields === undefined
-            ? {}
-            : { amount: fields.amount, currency: fields.currency, wireReference: fields.wireReference },
-        response: RECEIPT.response,
-        idempotencyKey: key,
-        options: requestOptions(options),
-      }),
+    const own = FundingReceiptOptions.safeParse(receipt);
+    const { file, amount, currency, wireReference, ...rules } = own.data ?? { file: receipt?.file };
+    return this.#requester.call(
+      OPERATIONS['subscriptions.uploadFundingReceipt'],
+      {
+        params: { spvSlug, personId },
+        body: { amount: receipt?.amount, currency: receipt?.currency, wireReference: receipt?.wireReference },
+        file: { file, rules: { ...rules, trustDeclaredType: true, defaultName: 'funding-receipt' } },
+        issues: own.success ? [] : toValidationIssues(own.error.issues),
+      },
+      options,
     );
   }
 }

@@ -2,8 +2,7 @@ import type { APIPromise } from '../core/request/api-promise.js';
 import type { RequestOptions } from '../core/request/request-options.js';
 import type { Requester } from '../core/request/requester.js';
 import type { HealthResponse, OpenApiDocument, RootResponse } from '../schemas/system.js';
-import { callOf, OPERATIONS } from './operations.js';
-import { requestOptions } from './parse-input.js';
+import { OPERATIONS } from './operations.js';
 
 /**
  * The service's own endpoints (no authentication): `client.system`.
@@ -22,33 +21,21 @@ export class System {
 
   /** `GET /` — the service's name, API version and where its descriptions live. */
   root(options?: RequestOptions): APIPromise<RootResponse> {
-    return this.#requester.request({
-      ...callOf(OPERATIONS['system.root']),
-      options: requestOptions(options),
-    });
+    return this.#requester.call(OPERATIONS['system.root'], {}, options);
   }
 
   /** `GET /public/hc` — the health check. */
   health(options?: RequestOptions): APIPromise<HealthResponse> {
-    return this.#requester.request({
-      ...callOf(OPERATIONS['system.health']),
-      options: requestOptions(options),
-    });
+    return this.#requester.call(OPERATIONS['system.health'], {}, options);
   }
 
   /** `GET /openapi.json` — the machine-readable interface description (OpenAPI 3.1), unknown parts kept. */
   openapi(options?: RequestOptions): APIPromise<OpenApiDocument> {
-    return this.#requester.request({
-      ...callOf(OPERATIONS['system.openapi']),
-      options: requestOptions(options),
-    });
+    return this.#requester.call(OPERATIONS['system.openapi'], {}, options);
   }
 
   /** `GET /docs` — the interactive documentation page, as HTML text. */
   docs(options?: RequestOptions): APIPromise<string> {
-    return this.#requester.request({
-      ...callOf(OPERATIONS['system.docs']),
-      options: requestOptions(options),
-    });
+    return this.#requester.call(OPERATIONS['system.docs'], {}, options);
   }
 }

@@ -1,11 +1,6 @@
 import { z } from 'zod';
 import type { UploadFile } from '../core/uploads/file-source.js';
-import {
-  FundingReceiptFields,
-  MAX_UPLOAD_BYTES,
-  UPLOAD_MEDIA_TYPES,
-  type UploadMediaType,
-} from '../schemas/uploads.js';
+import { MAX_UPLOAD_BYTES, UPLOAD_MEDIA_TYPES, type UploadMediaType } from '../schemas/uploads.js';
 import type { IdempotentRequestOptions } from './idempotent-request-options.js';
 
 /** Options of `client.subscriptions.uploadSignedForm()`. */
@@ -68,9 +63,11 @@ export const SignedFormOptions = z.object({
   maxBytes: maxBytes(),
 });
 
-/** A funding receipt upload's fields besides the file (which is checked on its own). */
-export const FundingReceiptInput = z.strictObject({
-  ...FundingReceiptFields.shape,
+/** A funding receipt upload's own options; its file and form fields are checked as the operation's. */
+export const FundingReceiptOptions = z.strictObject({
+  amount: z.unknown(),
+  currency: z.unknown(),
+  wireReference: z.unknown(),
   file: z.unknown(),
   filename: filename(),
   contentType: z

@@ -61,6 +61,9 @@ export function toRequest(
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2)
     headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  // A request that crossed a socket always has a Host (empty for HTTP/1.0 without one): checks on Host
+  // (the admin API's) then tell it from an in-process (MSW) request, which has none.
+  if (!headers.has('host')) headers.set('host', '');
   const abort = new AbortController();
   // The client went away before we answered: end held (delayed) responses early.
   res.on('close', () => {

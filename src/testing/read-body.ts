@@ -1,4 +1,4 @@
-import { concatBytes } from '../core/transport/concat-bytes.js';
+import { BodyTooLargeError, readBody as readBounded, streamChunks } from '../webhooks/read-body.js';
 import { HttpProblem, unprocessableAt } from './http-problem.js';
 
 /**
@@ -12,19 +12,12 @@ export async function readBody(
   tooLarge: 'payload_too_large' | 'file_too_large' = 'payload_too_large',
 ): Promise<Uint8Array<ArrayBuffer>> {
   if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total <= maxBytes) chunks.push(value);
-  }
-  if (total > maxBytes) {
+  try {
+    return await readBounded(streamChunks(request.body), maxBytes, 'drain');
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
     throw new HttpProblem(413, tooLarge, `Request body is over the ${maxBytes}-byte limit`);
   }
-  return concatBytes(chunks, total);
 }
 
 function mediaType(request: Request): string {

@@ -2,17 +2,10 @@ import type { z } from 'zod';
 import type { RegisteredClient } from './auth/client-registry.js';
 import type { AccessTokenRecord } from './auth/token-store.js';
 import { HttpProblem } from './http-problem.js';
+import type { RouteResult } from './route-result.js';
 import type { FakeServices } from './services.js';
 
-/** What a route answers; the pipeline turns it into a `Response` (and stores it for idempotent replays). */
-export interface RouteResult {
-  status: number;
-  /** A JSON body. */
-  json?: unknown;
-  /** A text or binary body with its content type. */
-  raw?: { body: string | Uint8Array; contentType: string };
-  headers?: Record<string, string>;
-}
+export type { RouteResult };
 
 /** Everything a route sees of one request. */
 export interface RouteContext {

@@ -15,6 +15,9 @@ export interface TracerProviderLike {
 /** Values a span attribute may hold; `undefined` ones are left out. */
 export type SpanAttributes = Record<string, string | number | boolean | undefined>;
 
+/** The only headers {@link SdkSpan.inject} writes (W3C Trace Context). */
+const TRACE_CONTEXT_HEADERS = ['traceparent', 'tracestate'] as const;
+
 /** The SDK's instrumentation scope. */
 export const TRACER_NAME = '@partner-equity/sdk';
 
@@ -100,11 +103,24 @@ export class Tracing {
   }
 }
 
-/** `attributes` without `undefined` values, every string redacted as log lines are. */
+// Ids the server chooses (`x-request-id`, an error's `errorId`) go on spans only in a shape that cannot
+// hold personal data: a UUID, `prefix_` and 8-64 letters or digits, or 16-64 hex digits. Others are left out.
+const SERVER_ID_ATTRIBUTES = new Set(['partner_equity.request_id', 'partner_equity.error_id']);
+const SAFE_ID =
+  /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[a-z]{1,16}_[A-Za-z0-9]{8,64}|[0-9a-f]{16,64})$/i;
+// An error `code` or class name as spans carry them: an identifier, never free text.
+const SAFE_CODE = /^[A-Za-z][\w.-]{0,63}$/;
+
+/**
+ * `attributes` without `undefined` values, every string redacted as log lines are, and server-chosen ids
+ * only in a safe shape.
+ */
 function clean(attributes: SpanAttributes, secrets: SecretRegistry | undefined): OtelApi.Attributes {
   const out: OtelApi.Attributes = {};
   for (const [key, value] of Object.entries(attributes)) {
-    if (value !== undefined) out[key] = typeof value === 'string' ? redactText(value, secrets) : value;
+    if (value === undefined) continue;
+    if (SERVER_ID_ATTRIBUTES.has(key) && !(typeof value === 'string' && SAFE_ID.test(value))) continue;
+    out[key] = typeof value === 'string' ? redactText(value, secrets) : value;
   }
   return out;
 }
@@ -143,13 +159,21 @@ export class SdkSpan {
     return context.with(trace.setSpan(context.active(), this.#span), fn);
   }
 
-  /** Writes this span's context into `headers` with the global propagator (W3C `traceparent` by default). */
+  /**
+   * Writes this span's trace context into `headers` with the global propagator: `traceparent` and
+   * `tracestate` only. Baggage (an app's `user.email`, say) never leaves for the API.
+   */
   inject(headers: Record<string, string>): void {
     const { context, propagation, trace } = this.#api;
-    propagation.inject(trace.setSpan(context.active(), this.#span), headers);
+    const carrier: Record<string, string> = {};
+    propagation.inject(propagation.deleteBaggage(trace.setSpan(context.active(), this.#span)), carrier);
+    for (const name of TRACE_CONTEXT_HEADERS) {
+      const value = carrier[name];
+      if (value !== undefined) headers[name] = value;
+    }
   }
 
-  /** Marks the span failed: `error.type` and an ERROR status with the redacted message. */
+  /** Marks the span failed: `error.type` and an ERROR status with `message` (SDK text, redacted all the same). */
   fail(errorType: string, message: string): void {
     this.#span.setAttribute('error.type', redactText(errorType, this.#secrets));
     this.#span.setStatus({
@@ -177,19 +201,25 @@ export function recordWait(reason: WaitReason, durationMs: number): void {
   });
 }
 
-/** A failure's message for a span status: never the raw `Idempotency-Key` it may quote (spans hash keys). */
+/**
+ * A failure as a span status message: its class, HTTP status and `code` (`ConflictError 409
+ * idempotency_key_reused`), never its message. Spans leave the process for a tracing vendor, and a message
+ * holds the path with its ids and the server's own text, which may quote an investor's personal data.
+ */
 export function errorMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const key = (error as { idempotencyKey?: unknown } | null)?.idempotencyKey;
-  return typeof key === 'string' && key !== '' ? message.split(key).join('[idempotency key]') : message;
+  const { status, code, name } = (error ?? {}) as { status?: unknown; code?: unknown; name?: unknown };
+  const parts = [typeof name === 'string' && SAFE_CODE.test(name) ? name : 'Error'];
+  if (typeof status === 'number') parts.push(String(status));
+  if (typeof code === 'string' && SAFE_CODE.test(code)) parts.push(code);
+  return parts.join(' ');
 }
 
 /** The low-cardinality `error.type` of a failure: its HTTP status, else the SDK's error code or class name. */
 export function errorType(error: unknown): string {
   const { status, code, name } = (error ?? {}) as { status?: unknown; code?: unknown; name?: unknown };
   if (typeof status === 'number') return String(status);
-  if (typeof code === 'string') return code;
-  return typeof name === 'string' ? name : '_OTHER';
+  if (typeof code === 'string' && SAFE_CODE.test(code)) return code;
+  return typeof name === 'string' && SAFE_CODE.test(name) ? name : '_OTHER';
 }
 
 /**

@@ -2,7 +2,7 @@ import { concatBytes } from '../core/transport/concat-bytes.js';
 
 const encoder = new TextEncoder();
 
-/** Thrown internally when a body exceeds the adapter's limit; adapters answer 413. */
+/** Thrown when a body exceeds its reader's limit; the webhook adapters, the fake and its admin API answer 413. */
 export class BodyTooLargeError extends Error {
   override readonly name = 'BodyTooLargeError';
 }
@@ -10,19 +10,26 @@ export class BodyTooLargeError extends Error {
 /** Webhook bodies are small JSON; anything far larger is refused before it is buffered. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-/** Collects chunks into one byte array, stopping as soon as `maxBytes` is exceeded. */
+/**
+ * The one bounded body reader (webhook adapters, the fake, its admin API): joins the chunks, at most
+ * `maxBytes` of them. Past the limit it throws {@link BodyTooLargeError}, at once with `'stop'` (ending
+ * the transfer), or with `'drain'` after reading and dropping the rest, so the sender finishes and sees
+ * the 413 rather than a reset connection.
+ */
 export async function readBody(
   chunks: AsyncIterable<Uint8Array | string>,
   maxBytes: number,
+  overflow: 'stop' | 'drain' = 'stop',
 ): Promise<Uint8Array<ArrayBuffer>> {
   const parts: Uint8Array[] = [];
   let length = 0;
   for await (const chunk of chunks) {
     const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
     length += bytes.length;
-    if (length > maxBytes) throw new BodyTooLargeError(`Webhook body exceeds ${maxBytes} bytes.`);
-    parts.push(bytes);
+    if (length <= maxBytes) parts.push(bytes);
+    else if (overflow === 'stop') break;
   }
+  if (length > maxBytes) throw new BodyTooLargeError(`Body exceeds ${maxBytes} bytes.`);
   return concatBytes(parts, length);
 }
 
@@ -41,7 +48,8 @@ export async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGe
       yield value;
     }
   } finally {
-    // Stops the transfer when iteration ends early (body too large).
-    await reader.cancel().catch(() => {});
+    // Stops the transfer when iteration ends early (body too large). Not awaited: a teed body (MSW clones
+    // requests) settles its cancel only when every branch cancels.
+    reader.cancel().catch(() => {});
   }
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { APIUserAbortError } from '../../src/core/errors/errors.js';
+import { EVENTUALLY } from '../helpers/eventually.js';
 import { type Harness, startHarness } from './harness.js';
 
 let harness: Harness | undefined;
@@ -45,7 +46,7 @@ describe('token lifecycle', () => {
     const controller = new AbortController();
     const impatient = tokens.getToken(controller.signal);
     const patient = Promise.all([info(), info()]);
-    await vi.waitFor(() => expect(server.tokenRequests).toHaveLength(1));
+    await vi.waitFor(() => expect(server.tokenRequests).toHaveLength(1), EVENTUALLY);
     controller.abort(new Error('user gave up'));
     await expect(impatient).rejects.toBeInstanceOf(APIUserAbortError);
     release();
@@ -107,7 +108,10 @@ describe('token lifecycle', () => {
     // The renewal starts now, but this caller does not wait for it.
     expect(await tokens.getToken()).toBe(first);
     expect(await tokens.getToken()).toBe(first); // and a second caller does not start another
-    await vi.waitFor(() => expect(server.tokenRequests.map((r) => r.outcome)).toEqual([201, 201]));
+    await vi.waitFor(
+      () => expect(server.tokenRequests.map((r) => r.outcome)).toEqual([201, 201]),
+      EVENTUALLY,
+    );
     expect(server.tokenRequests[1]?.grant).toBe('refresh');
     const second = await tokens.getToken();
     expect(second).not.toBe(first);
@@ -123,8 +127,9 @@ describe('token lifecycle', () => {
     for (let i = 0; i < 7; i++) server.injectTokenFault({ status: 503 });
     clock.advance(1800_000);
     expect(await tokens.getToken()).toBe(first);
-    await vi.waitFor(() =>
-      expect(logger.lines.some((l) => l.startsWith('warn Access token renewal failed'))).toBe(true),
+    await vi.waitFor(
+      () => expect(logger.lines.some((l) => l.startsWith('warn Access token renewal failed'))).toBe(true),
+      EVENTUALLY,
     );
     expect(server.tokenRequests.map((r) => r.grant)).toEqual(['jwt', 'refresh', 'jwt', 'jwt', 'jwt']);
     // Right after a failure, callers do not hammer the endpoint: the next try waits 10 s…
@@ -133,7 +138,10 @@ describe('token lifecycle', () => {
     // …and happens in the background again, the caller still served at once.
     clock.advance(11_000);
     expect(await tokens.getToken()).toBe(first);
-    await vi.waitFor(() => expect(logger.lines.filter((l) => l.startsWith('warn')).length).toBe(2));
+    await vi.waitFor(
+      () => expect(logger.lines.filter((l) => l.startsWith('warn')).length).toBe(2),
+      EVENTUALLY,
+    );
     expect(server.tokenRequests).toHaveLength(8);
     expect(server.tokenRequests.slice(1).every((r) => r.outcome === 503)).toBe(true);
 

@@ -7,6 +7,12 @@ import { PartnerEquity } from '../../src/index.js';
 import { FakePartnerEquity } from '../../src/testing/index.js';
 import { approveSpv, spvBody } from '../helpers/spv-body.js';
 
+/**
+ * Timeout of a test that runs the import command (a child process, served by the fake in this one): a hang
+ * detector. The longest took 16 s on an idle 2-core machine and 95 s at load average 20.
+ */
+export const IMPORT_TIMEOUT_MS = 300_000;
+
 /** The fake in this process, its loopback server, and a temporary folder; the CLI runs as a child. */
 export interface ImportFake {
   fake: FakePartnerEquity;

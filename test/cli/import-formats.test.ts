@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli-process.js';
 import {
   approvedSpv,
+  IMPORT_TIMEOUT_MS,
   type ImportFake,
   newPartner,
   readCsvFile,
@@ -23,7 +24,7 @@ async function file(name: string, content: string | Buffer): Promise<string> {
   return path;
 }
 
-describe('partner-equity import: the files operations teams have', () => {
+describe('partner-equity import: the files operations teams have', { timeout: IMPORT_TIMEOUT_MS }, () => {
   it('reads a UTF-8 BOM, `;`, CRLF, a quoted field with a line break and the e-mail / dob aliases', async () => {
     const partner = await newPartner(env);
     const csv = [

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli-process.js';
 import {
+  IMPORT_TIMEOUT_MS,
   type ImportFake,
   INVESTOR_HEADER,
   investorLine,
@@ -36,7 +37,9 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-describe('partner-equity import investors: 20,000 rows, 5 of them bad', () => {
+describe('partner-equity import investors: 20,000 rows, 5 of them bad', {
+  timeout: IMPORT_TIMEOUT_MS,
+}, () => {
   it('--check prints every bad row with its line and column, sends nothing and exits 4', async () => {
     const partner = await newPartner(env);
     const before = env.fake.requests.length;

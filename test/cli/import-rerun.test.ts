@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli } from './cli-process.js';
 import {
   approvedSpv,
+  IMPORT_TIMEOUT_MS,
   type ImportFake,
   INVESTOR_HEADER,
   investorLine,
@@ -32,7 +33,7 @@ function chunkFromSeed(seed: number, chunks: number): number {
   return 2 + Math.floor((x - Math.floor(x)) * (chunks - 4));
 }
 
-describe('partner-equity import: crash-safe re-runs', () => {
+describe('partner-equity import: crash-safe re-runs', { timeout: IMPORT_TIMEOUT_MS }, () => {
   it('chains investors into subscriptions through --people; a SIGKILL at a random chunk, then a re-run, creates every subscription once', async () => {
     const rows = 3_000;
     const partner = await newPartner(env);

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { FakePartnerEquity, type FakePartnerEquityOptions } from '../../src/testing/index.js';
@@ -54,6 +55,25 @@ function streamBody(url: string, bytes: number, headers: Record<string, string> 
   });
 }
 
+/** Sends `head` (request line and headers, as given) on a raw socket; resolves with the answer's status. */
+function rawStatus(port: string, head: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(`${head}\r\n\r\n`));
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      const status = /^HTTP\/1\.[01] (\d{3}) /.exec(text);
+      if (status) {
+        resolve(Number(status[1]));
+        socket.destroy();
+      }
+    });
+    socket.on('error', reject);
+    socket.on('end', () => reject(new Error(`no status line in ${JSON.stringify(text)}`)));
+  });
+}
+
 describe('the admin API lets in this machine only (security review of issue 27, finding 4)', () => {
   it('answers only Host names of this machine, and those allowHosts adds (DNS rebinding)', async ({
     onTestFinished,
@@ -64,6 +84,31 @@ describe('the admin API lets in this machine only (security review of issue 27, 
     expect(rebound).toMatchObject({ status: 403, body: { code: 'host_not_allowed' } });
     for (const host of [`localhost:${port}`, `127.0.0.2:${port}`, `[::1]:${port}`, `devbox.test:${port}`]) {
       expect((await admin('GET', '/settings', { host })).status, host).toBe(200);
+    }
+  });
+
+  it('parses Host strictly: a loopback-looking prefix or userinfo is not loopback, nor is no Host at all (issue 36, finding 10)', async ({
+    onTestFinished,
+  }) => {
+    const { fake, port } = await startAdmin();
+    onTestFinished(() => fake.close());
+    const get = (host: string | undefined, version = '1.1') =>
+      rawStatus(
+        port,
+        `GET /__admin/settings HTTP/${version}${host === undefined ? '' : `\r\nHost: ${host}`}`,
+      );
+    for (const host of [
+      '[::1].evil.com',
+      `127.0.0.1:1@evil.com`,
+      `localhost:${port}.evil.com`,
+      '',
+      `[::1]x:${port}`,
+    ]) {
+      expect(await get(host), host).toBe(403);
+    }
+    expect(await get(undefined, '1.0'), 'HTTP/1.0 without Host').toBe(403);
+    for (const host of [`127.0.0.1:${port}`, `[::1]:${port}`, 'localhost', `LOCALHOST.:${port}`]) {
+      expect(await get(host), host).toBe(200);
     }
   });
 

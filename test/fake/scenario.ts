@@ -113,10 +113,15 @@ export async function partnerJourney(fake: FakePartnerEquity, fetchImpl: FetchLi
     await fake.idle();
 
     const verifier = new Webhook(secret);
-    const received = receiver.received.map((d) => {
+    // Deliveries run concurrently, so they may arrive in any order (on a busy machine they do): each
+    // verified delivery is put in the order the fake emitted its event.
+    const emitted = fake.webhooks.events.map((event) => event.id);
+    const deliveries = receiver.received.map((d) => {
       verifier.verify(d.body, d.headers);
-      return JSON.parse(d.body).type as string;
+      return { at: emitted.indexOf(d.headers['webhook-id'] ?? ''), type: JSON.parse(d.body).type as string };
     });
+    expect(deliveries.every((d) => d.at >= 0)).toBe(true);
+    const received = deliveries.sort((a, b) => a.at - b.at).map((d) => d.type);
     expect(new URL(form.subscriptionFormUrl).origin).toBe(partner.baseUrl);
     return {
       refreshStatus: refreshed.status,

@@ -7,10 +7,14 @@ import { spawnScript } from '../cli/cli-process.js';
 import { connectClient } from './clients.js';
 import { describeWithRedis, RedisServer } from './redis-server.js';
 
-/** Polls `condition` (real I/O or state of another process) until it holds, for 5 s at most. */
+/**
+ * Polls `condition` (real I/O or state of another process) until it holds. The 30 s bound only detects a
+ * hang: what is checked is what the condition saw, never how long it took.
+ */
 async function until(condition: () => boolean | Promise<boolean>, failure: string): Promise<void> {
-  for (let tries = 0; !(await condition()); tries++) {
-    if (tries > 500) throw new Error(failure);
+  const giveUpAt = Date.now() + 30_000;
+  while (!(await condition())) {
+    if (Date.now() > giveUpAt) throw new Error(failure);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -18,6 +22,8 @@ async function until(condition: () => boolean | Promise<boolean>, failure: strin
 const CHILD = fileURLToPath(new URL('./instance-process.ts', import.meta.url));
 const TOKEN_SECONDS = 4; // renewed at 2–2.2 s, blocking from 3 s
 const LEASE_MS = 1000;
+/** Each process runs 5 s and makes at least this many calls, however slowly a busy machine runs it. */
+const MIN_CALLS = 5;
 
 interface ChildResult {
   pid: number;
@@ -66,6 +72,7 @@ describeWithRedis('real node processes sharing one token chain through Redis', (
         PE_LEASE_MS: String(LEASE_MS),
         PE_DURATION_MS: String(durationMs),
         PE_INTERVAL_MS: '50',
+        PE_MIN_CALLS: String(MIN_CALLS),
       },
     });
     children.push(child);
@@ -90,9 +97,10 @@ describeWithRedis('real node processes sharing one token chain through Redis', (
         else reject(new Error(`child exited with ${code}:\n${stderr}`));
       });
     });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     ready.catch(() => undefined);
     result.catch(() => undefined); // a killed child's result is never awaited
-    return { child, ready, result };
+    return { child, ready, result, exited };
   }
 
   it('a lease holder SIGKILLed mid-renewal, then 8 processes on 4 s tokens for 5 s: its lease expires, one chain serves all (at most one exchange per 2 s), no refresh token presented twice, no error', async () => {
@@ -111,15 +119,20 @@ describeWithRedis('real node processes sharing one token chain through Redis', (
         'urn:ietf:params:oauth:grant-type:jwt-bearer',
         'refresh_token',
       ]);
-      expect(await check.command('KEYS', '*:lease')).toHaveLength(1);
+      const leases = (await check.command('KEYS', '*:lease')) as string[];
+      expect(leases).toHaveLength(1);
       holder.child.kill('SIGKILL');
-      const killedAt = Date.now();
-      // Nobody extends the dead holder's lease: Redis drops it within LEASE_MS.
-      await until(
-        async () => ((await check.command('KEYS', '*:lease')) as string[]).length === 0,
-        'lease kept',
-      );
-      expect(Date.now() - killedAt).toBeLessThanOrEqual(LEASE_MS + 100);
+      await holder.exited;
+      // Nobody extends the dead holder's lease: Redis drops it within LEASE_MS. Read in Redis's own time
+      // (PTTL), so a busy machine that polls late changes nothing: the time left only falls, from at most
+      // LEASE_MS, until the key is gone (-2).
+      const left: number[] = [];
+      await until(async () => {
+        left.push(Number(await check.command('PTTL', leases[0]!)));
+        return left.at(-1) === -2;
+      }, 'lease kept');
+      expect(left[0]).toBeLessThanOrEqual(LEASE_MS);
+      expect(left.slice(0, -1).every((ms, i) => i === 0 || ms <= left[i - 1]!)).toBe(true);
     } finally {
       await check.close();
     }
@@ -131,8 +144,9 @@ describeWithRedis('real node processes sharing one token chain through Redis', (
     for (const result of results) {
       expect(result.failed).toEqual([]);
       // Calls every 50 ms for 5 s: about a hundred on an idle machine. A loaded one (a shared CI runner)
-      // makes far fewer; what matters is that every process kept calling across the renewals.
-      expect(result.ok).toBeGreaterThanOrEqual(5);
+      // makes far fewer, so each process also runs until it has made MIN_CALLS; what matters is that every
+      // process kept calling across the renewals, and that none of its calls failed.
+      expect(result.ok).toBeGreaterThanOrEqual(MIN_CALLS);
     }
     expect(new Set(results.map((result) => result.pid)).size).toBe(8);
 
@@ -152,5 +166,5 @@ describeWithRedis('real node processes sharing one token chain through Redis', (
     expect(new Set(presented).size).toBe(presented.length);
     const calls = results.reduce((sum, result) => sum + result.ok, 0);
     console.info(`8 processes, ${elapsed} ms: ${after.length} exchanges for ${calls} calls`);
-  }, 60_000);
+  }, 180_000); // nine Node processes start on a busy machine: a minute and more
 });

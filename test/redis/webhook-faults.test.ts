@@ -5,10 +5,11 @@ import { describeWithRedis, RedisServer } from './redis-server.js';
 import { startSlowProxy } from './slow-proxy.js';
 import { deliverTwice, makeDeliveries, type Pool, startPool, tally } from './webhook-pool.js';
 
-/** Polls `condition` (real I/O each time) until it holds; fails after `limit` tries. */
-async function until(condition: () => Promise<boolean>, limit = 400): Promise<void> {
-  for (let tries = 0; !(await condition()); tries++) {
-    if (tries >= limit) throw new Error('condition never held');
+/** Polls `condition` (real I/O each time) until it holds; fails after 30 s (a hang detector). */
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  const giveUpAt = Date.now() + 30_000;
+  while (!(await condition())) {
+    if (Date.now() > giveUpAt) throw new Error('condition never held');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -96,14 +97,16 @@ describeWithRedis('webhook id store faults: nothing lost, nothing doubled', () =
   });
 
   it("a receiver that dies mid-handler blocks its id only for inProgressTtlSeconds; the service's retry then runs it", async () => {
+    // The pool starts first, so only the two deliveries below run inside the claim's 3 s, however busy
+    // the machine (starting four receivers there took longer than a 1 s claim lasts).
+    pool = await startPool({ redisUrl: server.url, size: 4 });
+    const deliveries = await makeDeliveries('msg_orphan', 1);
     // The dying receiver: claims the id, then its process is gone (its connection closes, nothing renews it).
     const doomed = await connectClient('ioredis', server.url);
-    const store = new RedisWebhookIdStore({ client: doomed.client, inProgressTtlSeconds: 1 });
+    const store = new RedisWebhookIdStore({ client: doomed.client, inProgressTtlSeconds: 3 });
     expect(await store.claim('msg_orphan_0', 86_400)).toBe('new');
     await doomed.close();
 
-    pool = await startPool({ redisUrl: server.url, size: 4 });
-    const deliveries = await makeDeliveries('msg_orphan', 1);
     const first = await Promise.all([pool.send(deliveries[0]!, 0), pool.send(deliveries[0]!, 1)]);
     expect(first).toEqual([409, 409]); // still in progress: the service retries later
     const check = await connectClient('redis', server.url);

@@ -16,15 +16,24 @@ function client(): PartnerEquity {
 }
 
 /**
- * Answers every investors request, counting requests in flight. With `gate`, a request is held until `gate`
- * requests are in flight (or 200 ms passed, for the tail), so the client's concurrency limit is reached.
+ * Answers every investors request, counting requests in flight. With `gate`, requests are held until `gate`
+ * of them wait (or the last of `total` arrived, for the tail), so the client's concurrency limit is reached
+ * however slowly a busy machine sends them.
  */
-function investorsServer(gate = 0) {
+function investorsServer(gate = 0, total = 0) {
   const stats = { active: 0, maxActive: 0 };
+  const held: (() => void)[] = [];
+  let seen = 0;
   server().fallback(async (request) => {
     stats.active += 1;
     stats.maxActive = Math.max(stats.maxActive, stats.active);
-    for (let waited = 0; stats.active < gate && waited < 200; waited += 2) await delay(2);
+    seen += 1;
+    if (gate > 0) {
+      await new Promise<void>((release) => {
+        held.push(release);
+        if (held.length >= gate || seen === total) for (const next of held.splice(0)) next();
+      });
+    }
     await delay(1);
     stats.active -= 1;
     const { investors } = JSON.parse(request.text) as { investors: { partnerInvestorId: string }[] };
@@ -43,7 +52,7 @@ function investorsServer(gate = 0) {
 
 describe('investors.create chunking on the wire', () => {
   it('keeps at most `concurrency` chunk requests in flight and sends each row once', async () => {
-    const stats = investorsServer(3);
+    const stats = investorsServer(3, 10);
     const sdk = client();
     const rows = investorRows(100);
     const result = await sdk.investors.create(rows, { chunkSize: 10, concurrency: 3 });

@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
 
@@ -37,6 +37,25 @@ export function useTempDir(): { write(name: string, bytes: Uint8Array): Promise<
       return path;
     },
   };
+}
+
+/**
+ * Gives this test file a temp directory of its own (`TMPDIR`, which `os.tmpdir()` reads on each call), so
+ * `spoolDirs()` sees only the spool folders of this file's uploads, not those of test files or processes
+ * running beside it. Each vitest worker thread has its own copy of `process.env`.
+ */
+export function usePrivateTmpdir(): void {
+  const saved = process.env.TMPDIR;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pe-tmpdir-'));
+    process.env.TMPDIR = dir;
+  });
+  afterAll(async () => {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  });
 }
 
 /** The SDK's own spool folders currently in the temp directory. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkInvestorRows } from '../../src/resources/investor-rows.js';
+import { checkInvestorRows } from '../../src/schemas/investor-rows.js';
 
 describe('checkInvestorRows duplicates', () => {
   it('fails every repeat of a partnerInvestorId with the index where it first appeared', () => {

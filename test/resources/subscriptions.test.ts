@@ -131,4 +131,22 @@ describe('client.subscriptions.create', () => {
     await expect(env.client.subscriptions.create('spv', [])).rejects.toThrow(/subscriptions/);
     expect(env.fake.requests).toHaveLength(before);
   });
+
+  it('names a bad slug, bad rows, a bad key and bad bulk options in one error; nothing is sent', async () => {
+    const env = await api.start();
+    const before = env.fake.requests.length;
+    const rows = [{ servicePersonId: '', shareClassSlug: 'a', lumpSum: { currency: 'EUR', value: 1 } }];
+    const error = await env.client.subscriptions
+      .create('', rows as unknown as SubscriptionInput[], { idempotencyKey: 'has spaces', chunkSize: 0 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputValidationError);
+    expect((error as InputValidationError).issues.map((i) => i.path)).toEqual([
+      'spvSlug',
+      'subscriptions.0.servicePersonId',
+      'subscriptions.0.lumpSum.value',
+      'chunkSize',
+      'idempotencyKey',
+    ]);
+    expect(env.fake.requests).toHaveLength(before);
+  });
 });

@@ -4,11 +4,12 @@ import { APIUserAbortError, InputValidationError } from '../../src/core/errors/e
 import type { UploadFile } from '../../src/core/uploads/file-source.js';
 import { MAX_UPLOAD_BYTES } from '../../src/schemas/uploads.js';
 import { type FakeEnv, useFakeApi } from './fake-harness.js';
-import { countingStream, fileBytes, MAGIC, spoolDirs, useTempDir } from './files.js';
+import { countingStream, fileBytes, MAGIC, spoolDirs, usePrivateTmpdir, useTempDir } from './files.js';
 import { subscribedInvestor } from './fixtures.js';
 
 const api = useFakeApi();
 const temp = useTempDir();
+usePrivateTmpdir();
 
 /** Uploads `file` as a signed form and returns the refusal; asserts no request reached the fake. */
 async function refused(env: FakeEnv, file: unknown, options = {}): Promise<InputValidationError> {
@@ -117,5 +118,26 @@ describe('uploads refused before any request', () => {
     expect(error).toBeInstanceOf(APIUserAbortError);
     expect(env.fake.requests.length).toBe(before);
     expect(await spoolDirs()).toEqual([]);
+  });
+
+  it('a funding receipt with a bad amount, a bad key and a refused file: one error naming all three', async () => {
+    const env = await api.start();
+    const { spvSlug, personId } = await subscribedInvestor(env);
+    const before = env.fake.requests.length;
+    const error = await env.client.subscriptions
+      .uploadFundingReceipt(
+        spvSlug,
+        personId,
+        { file: fileBytes('gif'), amount: '25,000', currency: 'EUR', wireReference: 'WIRE-1' },
+        { idempotencyKey: 'white space' },
+      )
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputValidationError);
+    expect((error as InputValidationError).issues.map((i) => i.path)).toEqual([
+      'amount',
+      'idempotencyKey',
+      'file',
+    ]);
+    expect(env.fake.requests.length).toBe(before);
   });
 });

@@ -6,11 +6,12 @@ import { PartnerEquity } from '../../src/client.js';
 import type { UploadFile } from '../../src/core/uploads/file-source.js';
 import { useTestServer } from '../helpers/test-server.js';
 import { useFakeApi } from './fake-harness.js';
-import { fileBytes, spoolDirs, useTempDir } from './files.js';
+import { fileBytes, spoolDirs, usePrivateTmpdir, useTempDir } from './files.js';
 import { subscribedInvestor } from './fixtures.js';
 
 const api = useFakeApi();
 const temp = useTempDir();
+usePrivateTmpdir();
 const server = useTestServer();
 
 // File URLs may be relative to the base URL (a URL the spec states, not its form).

@@ -142,7 +142,7 @@ beforeAll(async () => {
     await fake.close();
     await proxy.close();
   };
-}, 30_000);
+}, 180_000); // CLI processes among the scenarios: 13 s at load average 16, so a hang detector
 afterAll(() => closeAll?.());
 
 describe('secret hygiene at debug level', () => {

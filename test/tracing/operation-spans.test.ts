@@ -6,8 +6,10 @@ import { propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { describe, expect, it, vi } from 'vitest';
 import { ConflictError } from '../../src/core/errors/errors.js';
+import { EVENTUALLY } from '../helpers/eventually.js';
 import { useFakeApi } from '../resources/fake-harness.js';
-import { investorRows, spvBody } from '../resources/fixtures.js';
+import { fileBytes } from '../resources/files.js';
+import { investorRows, spvBody, subscribedInvestor } from '../resources/fixtures.js';
 import { parentOf, useTracing } from './otel-harness.js';
 
 const api = useFakeApi();
@@ -61,7 +63,7 @@ describe('one CLIENT span per call', () => {
     expect(create?.status.code).toBe(SpanStatusCode.UNSET);
   });
 
-  it('a failed call: error.type is the status, with the request id and errorId; the status message is the error', async () => {
+  it('a failed call: error.type is the status, with the request id and errorId; the status names class, status and code', async () => {
     const env = await start();
     const body = await spvBody(env.client);
     await env.client.spvRequests.create(body, { idempotencyKey: 'deal-43' });
@@ -79,7 +81,10 @@ describe('one CLIENT span per call', () => {
       'partner_equity.error_id': error.errorId,
     });
     expect(failed?.attributes).not.toHaveProperty('http.request.resend_count');
-    expect(failed?.status).toEqual({ code: SpanStatusCode.ERROR, message: error.message });
+    expect(failed?.status).toEqual({
+      code: SpanStatusCode.ERROR,
+      message: `ConflictError 409 ${error.code}`,
+    });
   });
 
   it('a GET of one request: url.template carries the route, never the slug', async () => {
@@ -89,6 +94,51 @@ describe('one CLIENT span per call', () => {
     const [get] = otel.named('spv_requests.get');
     expect(get?.attributes['url.template']).toBe('/v1/spv-requests/{slug}');
     expect(JSON.stringify(get?.attributes)).not.toContain(created.spvRequestSlug);
+  });
+});
+
+describe('upload spans', () => {
+  it('are named for their operations, with the attributes of every other call and no ids in them', async () => {
+    const env = await start();
+    const { spvSlug, personId } = await subscribedInvestor(env);
+    const form = await env.client.subscriptions
+      .uploadSignedForm(spvSlug, personId, fileBytes('pdf'), { idempotencyKey: 'form-1' })
+      .withResponse();
+    const receipt = await env.client.subscriptions
+      .uploadFundingReceipt(
+        spvSlug,
+        personId,
+        { file: fileBytes('png'), amount: '25000.00', currency: 'EUR', wireReference: 'WIRE-1' },
+        { idempotencyKey: 'receipt-1' },
+      )
+      .withResponse();
+
+    const { port } = new URL(env.credentials.baseUrl);
+    const expected = (route: string, key: string, requestId: string | undefined) => ({
+      'http.request.method': 'POST',
+      'server.address': '127.0.0.1',
+      'server.port': Number(port),
+      'url.template': route,
+      'http.response.status_code': 201,
+      'partner_equity.idempotency_key.sha256': sha256Prefix(key),
+      'partner_equity.request_id': requestId,
+    });
+    const [formSpan] = otel.named('subscriptions.upload_signed_form');
+    const [receiptSpan] = otel.named('subscriptions.upload_funding_receipt');
+    expect(formSpan?.kind).toBe(SpanKind.CLIENT);
+    expect(formSpan?.attributes).toEqual(
+      expected('/v1/spvs/{spv_slug}/subscription/{person_id}/forms', 'form-1', form.response.requestId),
+    );
+    expect(receiptSpan?.kind).toBe(SpanKind.CLIENT);
+    expect(receiptSpan?.attributes).toEqual(
+      expected(
+        '/v1/spvs/{spv_slug}/subscription/{person_id}/fundings',
+        'receipt-1',
+        receipt.response.requestId,
+      ),
+    );
+    expect(otel.named('POST')).toEqual([]);
+    expect(JSON.stringify([formSpan?.attributes, receiptSpan?.attributes])).not.toContain(personId);
   });
 });
 
@@ -124,7 +174,7 @@ describe('the token exchange', () => {
     otel.exporter.reset();
     await env.fake.clock.advance(3_300_000); // past the renewal point of the fake's 1 h tokens
     await env.client.oauth.info();
-    await vi.waitFor(() => expect(otel.named('oauth.token_exchange')).toHaveLength(1));
+    await vi.waitFor(() => expect(otel.named('oauth.token_exchange')).toHaveLength(1), EVENTUALLY);
 
     const [renewal] = otel.named('oauth.token_exchange');
     expect(parentOf(renewal!)).toBeUndefined();

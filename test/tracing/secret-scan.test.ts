@@ -5,6 +5,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { WebhookReceiver } from '../../src/webhooks/index.js';
 import { Webhook } from '../../src/webhooks/index.node.js';
+import { EVENTUALLY } from '../helpers/eventually.js';
 import { useFakeApi } from '../resources/fake-harness.js';
 import { investorRows, spvBody } from '../resources/fixtures.js';
 import { completedEvent, delivery, NOW_MS, OTHER_SECRET, SECRET } from '../webhooks/fixtures.js';
@@ -73,10 +74,12 @@ describe('secrets in spans', () => {
     });
     await fake.clock.advance(3_300_000);
     await client.oauth.info();
-    await vi.waitFor(() =>
-      expect(
-        otel.spans().some((span) => span.attributes['partner_equity.token.trigger'] === 'background'),
-      ).toBe(true),
+    await vi.waitFor(
+      () =>
+        expect(
+          otel.spans().some((span) => span.attributes['partner_equity.token.trigger'] === 'background'),
+        ).toBe(true),
+      EVENTUALLY,
     );
 
     const receiver = new WebhookReceiver(new Webhook({ secret: SECRET, now: () => NOW_MS }), {

@@ -139,5 +139,5 @@ describe('property: in every preset, only the exact signed delivery verifies', (
       ),
       { numRuns: 10_000, seed: 20250615 },
     );
-  });
+  }, 180_000); // 10,000 runs: about 12 s beside another test file, a minute and more on a busy runner
 });

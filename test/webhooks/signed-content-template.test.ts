@@ -140,6 +140,26 @@ describe('signed-content template checks', () => {
     expect(refusal('{timestamp}\n{body}')).toThrow(/signedContent must be 1-128 printable ASCII characters/);
   });
 
+  it('refuses {id} or {body} right next to another placeholder: the boundary could move (issue 36, finding 8)', () => {
+    for (const template of ['{id}{body}', '{body}{id}', '{timestamp}{body}', 'v0:{id}{timestamp}.{body}']) {
+      expect(refusal(template), template).toThrow(
+        /puts \{\w+\} right next to \{\w+\}: separate them with a literal/,
+      );
+    }
+    expect(() => resolveWebhookScheme({ preset: 'standard-webhooks', signedContent: '{id}{body}' })).toThrow(
+      /signedContent '\{id\}\{body\}' puts \{id\} right next to \{body\}/,
+    );
+    for (const template of [
+      '{id}.{timestamp}.{body}',
+      '{timestamp}.{id}|{body}',
+      'v1:{body}:{id}:{timestamp}',
+    ] as const) {
+      expect(() =>
+        resolveWebhookScheme({ preset: 'standard-webhooks', signedContent: template }),
+      ).not.toThrow();
+    }
+  });
+
   it('still takes the deprecated names, as the templates they stand for', () => {
     const names = {
       body: '{body}',

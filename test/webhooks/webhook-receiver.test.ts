@@ -10,6 +10,7 @@ import {
   WebhookVerificationError,
 } from '../../src/webhooks/index.js';
 import { Webhook } from '../../src/webhooks/index.node.js';
+import { EVENTUALLY } from '../helpers/eventually.js';
 import { completedEvent, delivery, NOW_MS, SECRET } from './fixtures.js';
 
 const webhook = () => new Webhook({ secret: SECRET, now: () => NOW_MS });
@@ -92,7 +93,7 @@ describe('WebhookReceiver', () => {
     const receiver = new WebhookReceiver(webhook(), { now: () => NOW_MS }).onAny(calls);
     const { body, headers } = await delivery();
     const first = receiver.receive(body, headers);
-    await vi.waitFor(() => expect(calls).toHaveBeenCalledOnce());
+    await vi.waitFor(() => expect(calls).toHaveBeenCalledOnce(), EVENTUALLY);
     await expect(receiver.receive(body, headers)).resolves.toMatchObject({
       status: 409,
       outcome: 'in_progress',

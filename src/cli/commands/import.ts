@@ -1,6 +1,7 @@
 import type { Command, OptionSpec, OptionValues } from '../command.js';
 import { credentialOptions } from '../credentials.js';
 import type { ImportKindName } from '../import/import-kind.js';
+import { stringValue } from '../parse-options.js';
 
 // Only descriptions here: the parser, the SDK and the import itself load when the command runs, so other
 // commands, `--help` and usage errors never pay for them.
@@ -14,7 +15,7 @@ const sharedOptions: Record<string, OptionSpec> = {
   out: {
     type: 'string',
     valueName: '<file>',
-    description: 'Write every row with its outcome to this CSV file, in input order',
+    description: 'Write every row with its outcome to this CSV file (mode 0600), in input order',
   },
   map: {
     type: 'string',
@@ -76,7 +77,15 @@ function command(kind: ImportKindName, details: string[], extra: Record<string, 
     positionals,
     options: { ...sharedOptions, ...extra },
     async run(values: OptionValues, io) {
-      const { runImport } = await import('../import/run-import.js');
+      const [{ runImport }, { checkOutPath }] = await Promise.all([
+        import('../import/run-import.js'),
+        import('../import/results-file.js'),
+      ]);
+      const out = stringValue(values, 'out');
+      // Before anything is read or sent: --out never replaces the input, the --people file or a link.
+      if (out !== undefined) {
+        await checkOutPath(out, [stringValue(values, 'file'), stringValue(values, 'people')]);
+      }
       return runImport(kind, values, io);
     },
   };

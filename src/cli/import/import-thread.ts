@@ -10,6 +10,7 @@ import {
 } from 'node:worker_threads';
 import type { CliIo } from '../command.js';
 import { CommandError, UsageError } from '../usage-error.js';
+import { MAX_PEOPLE_FILE_BYTES } from './people-file.js';
 import type { ImportIo, ImportJob } from './run-import.js';
 
 // Why a thread: V8 sizes a heap from the garbage that survives it, not from what stays alive. An import
@@ -35,7 +36,7 @@ const PEOPLE_BYTES_PER_FILE_BYTE = 4;
 export async function importLimits(job: ImportJob): Promise<ResourceLimits> {
   // The chunks in flight, the one filling, the one being written out, and their request and answer bodies.
   const rows = job.chunkSize * (job.concurrency + 2);
-  const people = job.people === undefined ? 0 : await fileSize(job.people);
+  const people = job.people === undefined ? 0 : Math.min(await fileSize(job.people), MAX_PEOPLE_FILE_BYTES);
   const bytes = rows * BYTES_PER_ROW_IN_FLIGHT + people * PEOPLE_BYTES_PER_FILE_BYTE;
   return {
     maxYoungGenerationSizeMb: YOUNG_MB,

@@ -12,6 +12,16 @@ export interface CsvRecord {
 
 const LINE_BREAK = /\r\n|\r|\n/g;
 
+/** Longest record (row) read, in bytes: a row of the API's inputs is far smaller; a longer one is refused. */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+
+/** Why a cell cannot be investor data: a NUL byte, or bytes that are not UTF-8 (read as U+FFFD). */
+function cellIssue(cell: string): string | undefined {
+  if (cell.includes('\0')) return 'a cell holds a NUL byte';
+  if (cell.includes('\uFFFD')) return 'a cell holds bytes that are not UTF-8 (save the file as UTF-8)';
+  return undefined;
+}
+
 /** The `--delimiter` value as one character (`tab` or `\t` for a tab), or `undefined` to detect it. */
 export function delimiterOption(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -36,8 +46,9 @@ async function detectDelimiter(path: string): Promise<string> {
 /**
  * Streams the file's records (the header first) with csv-parse: UTF-8 with or without a BOM, quoted fields
  * with newlines, CRLF or LF, empty lines skipped. Reading pauses while the consumer awaits, so memory holds
- * a few chunks of the file, never all of it. Unreadable files and broken quoting are
- * {@link ImportInputError}s naming the file.
+ * a few chunks of the file, never all of it. Unreadable files, broken quoting, a record over
+ * {@link MAX_RECORD_BYTES} and a cell with a NUL byte or bytes that are not UTF-8 are
+ * {@link ImportInputError}s naming the file (and the line, where there is one).
  */
 export async function* readCsv(path: string, delimiter: string | undefined): AsyncGenerator<CsvRecord> {
   let separator: string;
@@ -50,6 +61,7 @@ export async function* readCsv(path: string, delimiter: string | undefined): Asy
     bom: true,
     delimiter: separator,
     info: true,
+    max_record_size: MAX_RECORD_BYTES,
     // Rows with a wrong number of cells and quotes inside unquoted cells are reported per row, not fatal.
     relax_column_count: true,
     relax_quotes: true,
@@ -65,12 +77,23 @@ export async function* readCsv(path: string, delimiter: string | undefined): Asy
       record: string[];
       info: { empty_lines: number };
     }>) {
-      yield { line: 1 + breaksBefore + info.empty_lines, cells: record };
+      const line = 1 + breaksBefore + info.empty_lines;
+      for (const cell of record) {
+        const issue = cellIssue(cell);
+        if (issue !== undefined) throw new ImportInputError(`${path}: line ${line}: ${issue}`);
+      }
+      yield { line, cells: record };
       breaksBefore += 1;
       for (const cell of record)
         if (cell.includes('\n') || cell.includes('\r')) breaksBefore += countBreaks(cell);
     }
   } catch (error) {
+    if (error instanceof CsvError && error.code === 'CSV_MAX_RECORD_SIZE') {
+      const line = 1 + breaksBefore + Number((error as { empty_lines?: unknown }).empty_lines ?? 0);
+      throw new ImportInputError(
+        `${path}: line ${line}: the row is over ${MAX_RECORD_BYTES / (1024 * 1024)} MiB (a row of this import is far smaller)`,
+      );
+    }
     if (error instanceof CsvError || (error as NodeJS.ErrnoException).code !== undefined) {
       throw new ImportInputError(`${path}: ${(error as Error).message}`);
     }

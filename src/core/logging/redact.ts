@@ -44,18 +44,44 @@ const REDACTION_MARGIN = 8 * 1024;
 /** Longest body read as JSON (1 MiB) to redact it field by field; a longer one is kept as an excerpt. */
 export const MAX_REDACTED_BODY = 1024 * 1024;
 
-// Secrets recognised by shape, wherever they appear in free text: compact JWTs (three base64url parts),
-// `Bearer …`/`Basic …` credentials (not an auth-param such as `Bearer realm="api"`), PEM private keys,
-// `whsec_` webhook secrets. Each starts only where a run of its characters starts, so a long run of a
-// pattern's prefix is scanned once, not once per position (linear time whatever the input).
+// Secrets recognised by shape, wherever they appear in free text: `Bearer …`/`Basic …` credentials (not an
+// auth-param such as `Bearer realm="api"`), PEM private keys, `whsec_` webhook secrets (compact JWTs: see
+// `dottedRun`). Each starts only where a run of its characters starts, so a long run of a pattern's prefix
+// is scanned once, not once per position (linear time whatever the input).
 const secretPatterns: RegExp[] = [
-  /(?<![\w-])eyJ[\w-]*\.[\w-]+\.[\w-]*/g,
   /\b(Bearer|Basic)\s+(?![A-Za-z][\w-]*\s*=\s*["\w])[\w.~+/-]+=*/gi,
   /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g,
   /\bwhsec_[\w+/=-]+/g,
 ];
 
 const emailPattern = /(?<![\w.%+-])[\w.%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
+
+// A run of base64url characters and dots holding `eyJ` (the start of a JWT's JSON header), matched whole from
+// its first character: a JWT inside it may follow a letter or digit (`assertion%3DeyJ…`), so `redactJwts`
+// finds it in the run rather than a pattern starting at each `eyJ` (which would be quadratic).
+const dottedRun = /(?<![\w.-])(?=[\w.-]*?eyJ)[\w.-]+/g;
+
+/**
+ * `run` with each compact JWT in it (`eyJ…` then at least two more dot-separated parts, the middle one not
+ * empty) replaced from its `eyJ` to the end of the run, trailing dots (a sentence's full stop) kept.
+ */
+function redactJwts(run: string): string {
+  let from = 0;
+  for (;;) {
+    const at = run.indexOf('eyJ', from);
+    if (at === -1) return run;
+    const first = run.indexOf('.', at);
+    const second = first === -1 ? -1 : run.indexOf('.', first + 1);
+    // No two dots after this `eyJ`: none after a later one either.
+    if (second === -1) return run;
+    if (second > first + 1) {
+      let end = run.length;
+      while (run[end - 1] === '.') end -= 1;
+      return `${run.slice(0, at)}${REDACTED}${run.slice(end)}`;
+    }
+    from = first + 1;
+  }
+}
 
 /** Whether a header or field name names a credential. */
 export function isSecretKey(key: string): boolean {
@@ -75,6 +101,7 @@ export function isPersonalDataKey(key: string): boolean {
  */
 export function redactText(text: string, secrets?: SecretRegistry): string {
   let out = secrets === undefined ? text : secrets.replace(text, REDACTED);
+  out = out.replace(dottedRun, redactJwts);
   for (const pattern of secretPatterns) out = out.replace(pattern, REDACTED);
   return out;
 }

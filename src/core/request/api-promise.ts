@@ -49,8 +49,7 @@ export class APIPromise<T> extends Promise<T> {
 
   /** The parsed value and the raw response. */
   withResponse(): Promise<WithResponse<T>> {
-    // A plain object (the pipeline's result builds `response` on first read, so a plain `await` never does).
-    return this.#result.then(plainResult);
+    return this.#result;
   }
 
   // biome-ignore lint/suspicious/noThenProperty: an intentional thenable: `await` gives the parsed value.
@@ -72,8 +71,4 @@ export class APIPromise<T> extends Promise<T> {
   override finally(onfinally?: (() => void) | null): Promise<T> {
     return this.then().finally(onfinally);
   }
-}
-
-function plainResult<T>({ data, response }: WithResponse<T>): WithResponse<T> {
-  return { data, response };
 }

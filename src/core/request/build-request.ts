@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { VERSION } from '../../version.js';
-import { InputValidationError, toValidationIssues } from '../errors/errors.js';
+import { optionIssues } from '../check-options.js';
+import { InputValidationError, type ValidationIssue } from '../errors/errors.js';
 import type { MultipartBody } from '../uploads/multipart-body.js';
+import type { RequestOptions } from './request-options.js';
 import type { QueryParams, RequestSpec } from './request-spec.js';
 
 /**
@@ -49,7 +51,7 @@ export function contentTypeOf(spec: RequestSpec<unknown>): Readonly<Record<strin
 
 /** The body to send for one attempt; multipart bodies are rebuilt every time. */
 export function encodeBody(spec: RequestSpec<unknown>): string | MultipartBody | undefined {
-  if (spec.json !== undefined) return spec.jsonText ?? JSON.stringify(spec.json);
+  if (spec.json !== undefined) return JSON.stringify(spec.json);
   if (spec.form !== undefined) return new URLSearchParams(spec.form).toString();
   if (spec.multipart !== undefined) return spec.multipart();
   return undefined;
@@ -84,20 +86,34 @@ const RequestOptionsSchema = z.object({
 });
 
 /**
- * Checks a call's {@link RequestOptions} before anything is sent, naming every bad one: plain-JS callers
- * (and values from config files) can pass anything, and a wrong `signal` or a header with a line break
- * must surface as `InputValidationError`, not as a `TypeError` or a "connection error" from the transport.
- *
- * @throws InputValidationError
+ * A call's {@link RequestOptions}, checked before anything is sent: the known ones (a method's own extras
+ * left out), or issues naming every bad one. Plain-JS callers (and values from config files) can pass
+ * anything, and a wrong `signal` or a header with a line break must surface as `InputValidationError`, not
+ * as a `TypeError` or a "connection error" from the transport. `null` and `undefined` mean none.
  */
+export function parseRequestOptions(options: unknown): {
+  data: RequestOptions | undefined;
+  issues: ValidationIssue[];
+} {
+  if (options === undefined || options === null) return { data: undefined, issues: [] };
+  return optionIssues(RequestOptionsSchema, options, 'options') as {
+    data: RequestOptions | undefined;
+    issues: ValidationIssue[];
+  };
+}
+
+/** {@link parseRequestOptions} for a spec built by hand; throws {@link InputValidationError}. */
 export function checkRequestOptions(spec: RequestSpec<unknown>): void {
-  if (spec.options === undefined || spec.options === null) return;
-  const parsed = RequestOptionsSchema.safeParse(spec.options);
-  if (!parsed.success) {
-    const issues = toValidationIssues(parsed.error.issues).map((issue) => ({
-      ...issue,
-      path: issue.path === '' ? 'options' : issue.path,
-    }));
+  const { issues } = parseRequestOptions(spec.options);
+  if (issues.length > 0)
     throw new InputValidationError(`request options for ${spec.method} ${spec.path}`, issues);
-  }
+}
+
+/** `route` with every `{spv_slug}` replaced by `params.spvSlug`, percent-encoded. */
+export function fillRoute(route: string, params: Readonly<Record<string, string>> = {}): string {
+  return route.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase())];
+    if (value === undefined) throw new TypeError(`${route}: no value for {${name}}`);
+    return encodeURIComponent(value);
+  });
 }

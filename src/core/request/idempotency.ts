@@ -31,8 +31,8 @@ export function deriveIdempotencyKey(namespace: string, payload: unknown): strin
 }
 
 /**
- * {@link deriveIdempotencyKey} for a payload already written as {@link stableJson} (by a caller that
- * knows the payload's shape and writes it faster).
+ * {@link deriveIdempotencyKey} for a payload already written as {@link stableJson} (a bulk chunk's rows,
+ * cut from the stable JSON of its body).
  * @internal
  */
 export function idempotencyKeyOfJson(namespace: string, json: string): string {

@@ -19,3 +19,22 @@ export interface RequestOptions {
   /** Longest total wait for the rate limit in this call, in ms. @default the client's `maxRateLimitWait` (60_000) */
   maxRateLimitWait?: number;
 }
+
+/**
+ * Options of a call that creates something. The SDK always sends an `Idempotency-Key`, the same on every
+ * retry of the call, so a lost response never creates anything twice.
+ *
+ * @example
+ * ```ts
+ * // A key tied to your own record makes a re-run of a crashed script replay instead of creating again.
+ * await client.spvRequests.create(body, { idempotencyKey: `spv-request-${deal.id}` });
+ * ```
+ */
+export interface IdempotentRequestOptions extends RequestOptions {
+  /**
+   * The `Idempotency-Key` (visible ASCII characters). Reusing it within 24 h replays the first
+   * response; reusing it with a different body is a `ConflictError`.
+   * @default a random UUID, made once per call
+   */
+  idempotencyKey?: string;
+}

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { MultipartBody } from '../uploads/multipart-body.js';
 import type { RequestOptions } from './request-options.js';
+
 import type { ResponseValidationMode } from './response-validation.js';
 
 /** HTTP methods the API uses. */
@@ -9,9 +10,64 @@ export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 /** Query parameters; `undefined` values are left out. */
 export type QueryParams = Record<string, string | number | boolean | undefined>;
 
+/** A request body as the SDK sends it: its media type and the schema of what goes in it. */
+export interface OperationBody {
+  contentType: 'application/json' | 'application/x-www-form-urlencoded' | 'multipart/form-data';
+  /** The body's fields; a multipart body's `file` part is checked as a file, not by this schema. */
+  schema: z.ZodType;
+  /** The array the SDK splits into requests of `chunkSize` rows (`investors`, `subscriptions`). */
+  chunkedArray?: string;
+}
+
 /**
- * One API call as a resource module describes it to the {@link Requester}. At most one of `json`, `form`
- * and `multipart` is given.
+ * One API operation: everything a call of it needs. `Requester.call` runs it, and `client.doctor()` compares
+ * it with a server's `/openapi.json`: one table, so the two cannot drift.
+ */
+export interface Operation {
+  /** The SDK method that calls it, as a partner writes it. */
+  readonly sdk: string;
+  /** The name of its span (`spv_requests.get`), as docs/observability.md lists them. */
+  readonly span: string;
+  readonly method: HttpMethod;
+  /** Path template; `{spv_slug}` is filled with the `spvSlug` parameter, percent-encoded. */
+  readonly route: string;
+  /** The path parameters, by the SDK's argument names (`spvSlug`). */
+  readonly params?: z.ZodObject;
+  /** Query parameters the SDK sends (every one of them, on every call). */
+  readonly query?: z.ZodObject;
+  readonly body?: OperationBody;
+  /** The method's own options besides {@link RequestOptions} (bulk `chunkSize`, upload `filename`…). */
+  readonly options?: z.ZodObject;
+  /** Schema of the 2xx body the SDK parses (checked per `responseValidation`). */
+  readonly response: z.ZodType;
+  /** `text` for the one HTML page; JSON otherwise. */
+  readonly responseFormat?: 'json' | 'text';
+  /** The call's value, read out of the body (which may not match `response` in `warn` and `off` modes). */
+  readonly select?: (body: never) => unknown;
+  /** The SDK sends an `Idempotency-Key` on every call (yours or a generated one). */
+  readonly idempotencyKey?: true;
+  /**
+   * Checked in this mode whatever the client's `responseValidation`: `strict` for tokens (nothing works
+   * without them); `off` where the spec shows no shape at all, and `select` recognises what it can and
+   * hands anything else over as sent (contract versions and lists).
+   */
+  readonly validation?: 'strict' | 'off';
+  /**
+   * How the call authenticates: absent means a bearer token (so an operation added later fails closed);
+   * `optional` sends one whenever the client has credentials (contracts declare no security requirement,
+   * but a server may still want a token); `none` never does.
+   */
+  readonly auth?: 'optional' | 'none';
+}
+
+/** What a call of `O` resolves to: its `select`'s value, else the parsed body. */
+export type OperationResult<O extends Operation> = O extends { select: (body: never) => infer R }
+  ? R
+  : z.output<O['response']>;
+
+/**
+ * One API call as the pipeline sends it (built by `Requester.call` from an {@link Operation}, or by hand for
+ * the doctor's probes and the token endpoint). At most one of `json`, `form` and `multipart` is given.
  */
 export interface RequestSpec<T, Body = T> {
   method: HttpMethod;
@@ -19,13 +75,11 @@ export interface RequestSpec<T, Body = T> {
   path: string;
   /** The route template (`/v1/spv-requests/{slug}`), so warnings about a route are said once. */
   route?: string | undefined;
-  /** The operation's name in traces: its `OPERATIONS` key in snake_case (`spv_requests.get`). */
+  /** The operation's span name (`spv_requests.get`). */
   operation?: string | undefined;
   query?: QueryParams | undefined;
   /** A JSON request body. */
   json?: unknown;
-  /** `json` already written as JSON text (a bulk chunk's stable JSON, its key hashed from it): sent as is. */
-  jsonText?: string | undefined;
   /** An `application/x-www-form-urlencoded` body (the token endpoint). */
   form?: Record<string, string> | undefined;
   /** A `multipart/form-data` body, built afresh for every attempt (a stream cannot be sent twice). */

@@ -1,24 +1,66 @@
 import { AbortError } from 'p-retry';
+import type { z } from 'zod';
+import { IdempotencyKey } from '../../schemas/request-params.js';
 import { recordWait } from '../../tracing/tracing.js';
-import { APIUserAbortError, InputValidationError } from '../errors/errors.js';
+import { optionIssues } from '../check-options.js';
+import {
+  APIUserAbortError,
+  InputValidationError,
+  toValidationIssues,
+  type ValidationIssue,
+} from '../errors/errors.js';
 import { pacedSend } from '../rate-limit/rate-limiter.js';
+import type { PreparedUpload } from '../uploads/upload-file.js';
+import { type FilePart, multipartOf, prepareFilePart } from '../uploads/upload-request.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import {
   assertOneBody,
   buildUrl,
   checkRequestOptions,
   contentTypeOf,
+  fillRoute,
   mergeHeaders,
+  parseRequestOptions,
   userAgent,
 } from './build-request.js';
+import { randomIdempotencyKey } from './idempotency.js';
 import { recordRetry, startOperationSpan, traceOperation } from './operation-span.js';
 import { parseSuccess, type ReadResponse, type ResponseContext, toAPIError } from './read-response.js';
-import type { RequestSpec } from './request-spec.js';
+import type { IdempotentRequestOptions, RequestOptions } from './request-options.js';
+import type { Operation, OperationResult, QueryParams, RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester-config.js';
 import { type RetryLoop, withRetries } from './retry-policy.js';
 import { type CallState, sendAttempt } from './send-attempt.js';
 
 export type { RequesterConfig };
+
+/** The arguments of one call of an {@link Operation}, unchecked. */
+export interface CallInput {
+  /** Path parameters by the SDK's names (`{ spvSlug }` fills `{spv_slug}`). */
+  params?: Record<string, unknown>;
+  query?: unknown;
+  /** The body; a multipart body's text fields. Checked when present (`'body' in input`). */
+  body?: unknown;
+  /** A body checked already (a bulk chunk: every row was checked before its chunk was built): sent as is. */
+  checkedBody?: unknown;
+  /** A multipart body's file part, checked (kind, size, first bytes) with the rest. */
+  file?: FilePart;
+  /** Problems the method found in its own options (bulk, upload), reported with the others. */
+  issues?: readonly ValidationIssue[];
+}
+
+/** A call whose arguments passed every check: what {@link Requester.check} returns. */
+export interface CheckedCall {
+  path: string;
+  query: QueryParams | undefined;
+  body: unknown;
+  /** The `Idempotency-Key` (the caller's or a fresh one) when the operation sends one. */
+  idempotencyKey: string | undefined;
+  /** The pipeline's options, a method's own extras left out. */
+  options: RequestOptions | undefined;
+  /** The method's own options, checked by the operation's `options` schema. */
+  extras: Record<string, unknown> | undefined;
+}
 
 /**
  * The request pipeline every endpoint rides on: URL and headers, bearer token for routes that need one,
@@ -56,14 +98,151 @@ export class Requester {
    * ```
    */
   request<Body, T = Body>(spec: RequestSpec<T, Body>): APIPromise<T> {
-    return new APIPromise(this.#run(spec));
+    return new APIPromise(this.#run(spec, false));
   }
 
-  async #run<T, Body>(spec: RequestSpec<T, Body>): Promise<WithResponse<T>> {
+  /**
+   * Calls `operation` (an entry of `OPERATIONS`): checks every argument against its schemas, then fills the
+   * route, sets the `Idempotency-Key`, names the span, sends (with retries) and parses the answer.
+   *
+   * @example
+   * ```ts
+   * const request = await requester.call(OPERATIONS['spvRequests.get'], { params: { slug } }, { timeout: 5_000 });
+   * ```
+   */
+  call<O extends Operation>(
+    operation: O,
+    input: CallInput = {},
+    options?: IdempotentRequestOptions,
+  ): APIPromise<OperationResult<O>> {
+    try {
+      const upload = operation.body?.contentType === 'multipart/form-data';
+      const checked = this.check(operation, input, options, upload);
+      const result = upload
+        ? this.#upload(operation, checked, input.file)
+        : this.#run(this.#spec(operation, checked), true);
+      return new APIPromise(result as Promise<WithResponse<OperationResult<O>>>);
+    } catch (error) {
+      return new APIPromise(Promise.reject(error));
+    }
+  }
+
+  /**
+   * The checks of {@link call}, also for a method that sends its call in parts (a bulk call's chunks): the
+   * checked arguments, or one {@link InputValidationError} naming every bad field. Nothing is sent. For an
+   * `upload`, the issues are returned instead, to be reported with the file's.
+   */
+  check(
+    operation: Operation,
+    input: CallInput,
+    options: IdempotentRequestOptions | undefined,
+    upload = false,
+  ): CheckedCall & { issues: ValidationIssue[] } {
+    const issues: ValidationIssue[] = [];
+    const take = (schema: z.ZodType | undefined, value: unknown): unknown => {
+      if (schema === undefined) return value;
+      const parsed = schema.safeParse(value);
+      if (parsed.success) return parsed.data;
+      issues.push(...toValidationIssues(parsed.error.issues));
+      return undefined;
+    };
+    const params = (operation.params ? take(operation.params, input.params ?? {}) : {}) as
+      | Record<string, string>
+      | undefined;
+    const query = (operation.query && take(operation.query, input.query ?? {})) as QueryParams | undefined;
+    const { body: described } = operation;
+    // A multipart body's file part is checked as a file, not by the schema.
+    const bodySchema =
+      described && (upload ? (described.schema as z.ZodObject).omit({ file: true }) : described.schema);
+    const body = 'body' in input ? take(bodySchema, input.body) : input.checkedBody;
+    if (input.issues !== undefined) issues.push(...input.issues);
+    const extras = operation.options && optionIssues(operation.options, options ?? {}, 'options');
+    // A non-object `options` is named once, by the request options' check below.
+    if (extras) issues.push(...extras.issues.filter((issue) => issue.path !== 'options'));
+    let idempotencyKey: string | undefined;
+    if (operation.idempotencyKey === true) {
+      const given = (options as { idempotencyKey?: unknown } | null | undefined)?.idempotencyKey;
+      idempotencyKey = given === undefined ? randomIdempotencyKey() : (given as string);
+      const key = IdempotencyKey.safeParse(given ?? idempotencyKey);
+      if (!key.success) issues.push({ path: 'idempotencyKey', message: key.error.issues[0]?.message ?? '' });
+    }
+    const requestOptions = parseRequestOptions(options);
+    issues.push(...requestOptions.issues);
+    if (issues.length > 0 && !upload) throw new InputValidationError(subjectOf(operation), issues);
+    return {
+      path: params === undefined ? operation.route : fillRoute(operation.route, params),
+      query,
+      body,
+      idempotencyKey,
+      options: requestOptions.data,
+      extras: extras?.data,
+      issues,
+    };
+  }
+
+  #spec(operation: Operation, checked: CheckedCall, file?: PreparedUpload): RequestSpec<unknown> {
+    const type = operation.body?.contentType;
+    const body = checked.body as Record<string, string>;
+    const spec: RequestSpec<unknown> = {
+      method: operation.method,
+      path: checked.path,
+      route: operation.route,
+      operation: operation.span,
+      query: checked.query,
+      json: type === 'application/json' ? body : undefined,
+      form: type === 'application/x-www-form-urlencoded' ? body : undefined,
+      multipart: file === undefined ? undefined : multipartOf(body ?? {}, file),
+      idempotencyKey: checked.idempotencyKey,
+      response: operation.response,
+      auth: operation.auth ?? 'bearer',
+      validation: operation.validation,
+      options: checked.options,
+    };
+    if (operation.select !== undefined) spec.select = operation.select as (body: unknown) => unknown;
+    return spec;
+  }
+
+  // A multipart call: the file is checked with the other arguments (one error names them all), and any
+  // temporary spool file is deleted when the call settles.
+  async #upload<T>(
+    operation: Operation,
+    checked: CheckedCall & { issues: ValidationIssue[] },
+    part: FilePart | undefined,
+  ): Promise<WithResponse<T>> {
+    const signal = checked.options?.signal;
+    const aborted = () =>
+      new APIUserAbortError({ method: operation.method, path: checked.path }, { cause: signal?.reason });
+    if (signal?.aborted) throw aborted();
+    const { issues } = checked;
+    let prepared: PreparedUpload | undefined;
+    try {
+      const { file: given, rules } = part ?? { file: undefined, rules: undefined };
+      const file = await prepareFilePart(
+        { file: given, rules: { ...checked.extras, ...rules } as FilePart['rules'] },
+        signal,
+      );
+      if ('issue' in file) issues.push(file.issue);
+      else prepared = file.prepared;
+    } catch (error) {
+      if (signal?.aborted) throw aborted();
+      throw error;
+    }
+    try {
+      if (issues.length > 0 || prepared === undefined)
+        throw new InputValidationError(subjectOf(operation), issues);
+      return (await this.#run(this.#spec(operation, checked, prepared), true)) as WithResponse<T>;
+    } finally {
+      await prepared?.dispose();
+    }
+  }
+
+  async #run<T, Body>(spec: RequestSpec<T, Body>, checked: boolean): Promise<WithResponse<T>> {
     const { config } = this;
     const options = spec.options ?? {};
-    checkRequestOptions(spec);
-    assertOneBody(spec);
+    if (!checked) {
+      checkRequestOptions(spec);
+      assertOneBody(spec);
+    }
     const signal = options.signal;
     if (signal?.aborted) throw new APIUserAbortError(spec, { cause: signal.reason });
 
@@ -174,6 +353,11 @@ export class Requester {
     config.logger.debug(`${state.spec.method} ${state.spec.path}: 401, retrying once with a renewed token`);
     return sendAttempt(config, state, fresh);
   }
+}
+
+// `spvRequests.create input`: the method, as a partner calls it.
+function subjectOf(operation: Operation): string {
+  return `${operation.sdk.replace(/^client\.|\(\)$/g, '')} input`;
 }
 
 function asError(error: unknown): Error {

@@ -1,7 +1,7 @@
-import type { ServerOperation } from './compare-operation.js';
 import { compareRequest, compareResponse, type ShapeDifference } from './compare-shapes.js';
 import type { ShapeReader } from './json-shape.js';
 import { SDK_CHUNK_SIZE, type SdkOperation } from './sdk-expectations.js';
+import type { ServerOperation } from './server-operation.js';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>

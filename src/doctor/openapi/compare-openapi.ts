@@ -1,8 +1,9 @@
 import type { DoctorFinding } from '../doctor-report.js';
-import { type ComparisonContext, compareOperation, type ServerOperation } from './compare-operation.js';
+import { type ComparisonContext, compareOperation } from './compare-operation.js';
 import { DocumentBudget, OpenApiDocumentError } from './document-budget.js';
 import { ShapeReader } from './json-shape.js';
 import { operationKey, type SdkOperation, sdkOperations } from './sdk-expectations.js';
+import type { ServerOperation } from './server-operation.js';
 
 export type { ComparisonContext };
 

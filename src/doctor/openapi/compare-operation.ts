@@ -2,6 +2,7 @@ import type { DoctorFinding, DoctorImpact } from '../doctor-report.js';
 import { requestDifferences, responseDifferences } from './body-differences.js';
 import type { ShapeReader } from './json-shape.js';
 import type { SdkOperation } from './sdk-expectations.js';
+import type { ServerOperation } from './server-operation.js';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
@@ -14,14 +15,6 @@ export interface ComparisonContext {
   hasCredentials: boolean;
   /** Lower-case names of the client's `defaultHeaders`. */
   defaultHeaders: ReadonlySet<string>;
-}
-
-/** One operation of the service's document, `$ref`s of its parts not yet followed. */
-export interface ServerOperation {
-  path: string;
-  method: string;
-  operation: Json;
-  pathItem: Json;
 }
 
 // OpenAPI: header parameters named Accept, Content-Type or Authorization are ignored (described elsewhere).

@@ -56,26 +56,33 @@ export interface AdminRefusal {
   detail: string;
 }
 
-// The host name of a Host header value: `[::1]:4010` → `[::1]`, `localhost:4010` → `localhost`.
-const hostnameOf = (host: string) =>
-  host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
+// A Host header value as RFC 9110 has it (`uri-host [ ":" port ]`): an IPv6 literal in brackets, or a
+// name or IPv4 address of letters, digits, `-` and `.`, then an optional port. Anything else (`[::1].evil`,
+// `127.0.0.1:1@evil.com`, an empty value) is no host at all.
+const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/;
+
+/** The host name of a Host header value (`[::1]:4010` → `[::1]`), or `undefined` when it does not parse. */
+function hostnameOf(host: string): string | undefined {
+  return HOST.exec(host.toLowerCase())?.[1]?.replace(/\.$/, '');
+}
 
 /**
  * Refuses what a browser page or another machine could send: a `Host` that is not this machine (DNS
  * rebinding), an `Origin` other than the server's own (a cross-site form or `fetch`), a body that is not
  * JSON (a `text/plain` POST needs no CORS preflight), a declared body over the cap, and, when a token is
- * set, a request without it. Requests that crossed no socket (MSW in-process) carry no `Host`.
+ * set, a request without it. Requests that crossed no socket (MSW in-process) carry no `Host`; one that
+ * did always has one (the loopback server gives an HTTP/1.0 request without `Host` an empty one, refused).
  */
 export function refusal(request: Request, settings: AdminApiSettings): AdminRefusal | undefined {
   const url = new URL(request.url);
   const host = request.headers.get('host');
   if (host !== null) {
-    const name = hostnameOf(host.toLowerCase()).replace(/\.$/, '');
-    if (!isLoopbackHost(name) && !settings.allowHosts.has(name)) {
+    const name = hostnameOf(host);
+    if (name === undefined || (!isLoopbackHost(name) && !settings.allowHosts.has(name))) {
       return {
         status: 403,
         code: 'host_not_allowed',
-        detail: `The admin API answers this machine's names only (localhost, 127.0.0.1, [::1]), not '${name.slice(0, 100)}' (partner-equity mock --allow-host adds one)`,
+        detail: `The admin API answers this machine's names only (localhost, 127.0.0.1, [::1]), not '${host.slice(0, 100)}' (partner-equity mock --allow-host adds one)`,
       };
     }
   }

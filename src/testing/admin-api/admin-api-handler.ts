@@ -1,4 +1,5 @@
 import { type HttpHandler, http } from 'msw/http';
+import { BodyTooLargeError, readBody, streamChunks } from '../../webhooks/read-body.js';
 import type { FakeAdmin } from '../admin.js';
 import { FakeAdminError } from '../state/spv-request-lifecycle.js';
 import { type AdminApiSettings, MAX_ADMIN_BODY_BYTES, refusal } from './admin-api-gate.js';
@@ -16,24 +17,11 @@ function reply(status: number, body: unknown, headers: Record<string, string> = 
 const problem = (status: number, code: string, detail: string, headers?: Record<string, string>) =>
   reply(status, { code, detail }, headers);
 
-/** A body over the cap: reading stopped there, and the connection closes after the 413. */
-class BodyTooLarge extends Error {}
-
+/** The body as text; reading stops at the cap, and the 413 for it closes the connection. */
 async function readText(request: Request): Promise<string> {
   if (request.body === null) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (let next = await reader.read(); !next.done; next = await reader.read()) {
-    total += next.value.byteLength;
-    if (total > MAX_ADMIN_BODY_BYTES) {
-      // Not awaited: a teed body (MSW clones requests) settles its cancel only when every branch cancels.
-      reader.cancel().catch(() => {});
-      throw new BodyTooLarge();
-    }
-    chunks.push(next.value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = await readBody(streamChunks(request.body), MAX_ADMIN_BODY_BYTES);
+  return new TextDecoder().decode(bytes);
 }
 
 async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
@@ -53,7 +41,7 @@ async function readJsonBody(request: Request): Promise<Record<string, unknown>> 
 
 /** Turns what an admin action threw into the answer: 404 unknown record, 409 wrong state, 400 bad input. */
 function failure(error: unknown): Response {
-  if (error instanceof BodyTooLarge) {
+  if (error instanceof BodyTooLargeError) {
     return problem(413, 'payload_too_large', 'body: over 1 MiB', { connection: 'close' });
   }
   if (error instanceof FakeAdminError) {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { RouteResult } from '../route.js';
+import type { RouteResult } from '../route-result.js';
 import type { ContractDocumentKind } from '../wire/contracts.js';
 
 /**

@@ -5,6 +5,8 @@ import type { WebhookSignedContent } from './webhook-scheme.js';
 const PLACEHOLDERS = ['{id}', '{timestamp}', '{body}'];
 const PRINTABLE = /^[\x20-\x7e]{1,128}$/;
 const BODY = '{body}';
+/** Placeholders of any text: next to another placeholder, where one ends and the next starts is unknowable. */
+const MOVABLE = ['{id}', '{body}'];
 
 /**
  * The names `signedContent` took before templates, each with the template it stands for. Deprecated: the
@@ -42,6 +44,14 @@ export function signedContentIssue(template: unknown): string | undefined {
   if (bodies !== 1) {
     const what = bodies === 0 ? 'names no {body}' : 'names {body} more than once';
     return `signedContent ${shown} ${what}: the raw body must be signed, exactly once (${example})`;
+  }
+  // `{id}{body}`: moving the boundary (id `a1`, body `2…` for id `a`, body `12…`) keeps the signature valid
+  // under a new id, so de-duplication would take a replay for a new delivery.
+  for (let i = 1; i + 2 < pieces.length; i += 2) {
+    const [left, between, right] = [pieces[i], pieces[i + 1], pieces[i + 2]];
+    if (between === '' && (MOVABLE.includes(left ?? '') || MOVABLE.includes(right ?? ''))) {
+      return `signedContent ${shown} puts ${left} right next to ${right}: separate them with a literal, such as '.' (${example})`;
+    }
   }
   return undefined;
 }

@@ -1,12 +1,19 @@
-import { InputValidationError, type ValidationIssue } from '../core/errors/errors.js';
-import { InvestorInput, type InvestorRowFailure, type InvestorRowResult } from '../schemas/investors.js';
-import { investorRowError } from './investor-row-error.js';
+import type { z } from 'zod';
+import type { ValidationIssue } from '../core/errors/errors.js';
+import {
+  InvestorInput,
+  type InvestorRowError,
+  type InvestorRowFailure,
+  type InvestorRowResult,
+} from './investors.js';
 
 /** The rows of one `investors.create` call after the call-wide checks. */
 export interface CheckedInvestorRows {
   inputs: InvestorInput[];
   /** Failed results for repeated `partnerInvestorId`s, by position; `undefined` for rows to check and send. */
   prefilled: (InvestorRowResult | undefined)[];
+  /** What makes the call malformed, one issue per bad row: reported before anything is sent. */
+  issues: ValidationIssue[];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -28,16 +35,14 @@ export function checkInvestorRow(
 
 /**
  * Checks investor rows call-wide. A malformed call — not an array, or a row that is not an object or has no
- * `partnerInvestorId` (a result could not be keyed) — throws one `InputValidationError` naming every such
- * row. A `partnerInvestorId` seen earlier in the same call fails with `duplicate_in_request` (the first
+ * `partnerInvestorId` (a result could not be keyed) — has an issue naming every such row. A `partnerInvestorId` seen earlier in the same call fails with `duplicate_in_request` (the first
  * occurrence alone is sent), across chunks too. Each row's own fields are checked with its chunk
  * ({@link checkInvestorRow}).
  */
 export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
   if (!Array.isArray(investors)) {
-    throw new InputValidationError('investors.create input', [
-      { path: 'investors', message: 'Expected an array of investor rows' },
-    ]);
+    const issues = [{ path: 'investors', message: 'Expected an array of investor rows' }];
+    return { inputs: [], prefilled: [], issues };
   }
   const malformed: ValidationIssue[] = [];
   // A loop, not forEach: a sparse array's holes are rows too.
@@ -51,7 +56,7 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
       });
     }
   }
-  if (malformed.length > 0) throw new InputValidationError('investors.create input', malformed);
+  if (malformed.length > 0) return { inputs: [], prefilled: [], issues: malformed };
 
   const rows = investors as InvestorInput[];
   const prefilled: (InvestorRowResult | undefined)[] = new Array(rows.length);
@@ -71,9 +76,29 @@ export function checkInvestorRows(investors: unknown): CheckedInvestorRows {
     }
     firstAt.set(id, index);
   });
-  return { inputs: rows, prefilled };
+  return { inputs: rows, prefilled, issues: [] };
 }
 
 function failed(partnerInvestorId: string, error: InvestorRowFailure['error']): InvestorRowFailure {
   return { partnerInvestorId, status: 'failed', error };
+}
+
+/** Codes of the row errors the SDK itself gives rows it refuses before sending (never `retryable`). */
+export type ClientRowErrorCode = 'invalid_field' | 'duplicate_in_request';
+
+/**
+ * The row error for an investor row that failed `InvestorInput`: the first problem decides `field`;
+ * `message` names every problem of the row. Never `retryable`: the row must be fixed.
+ */
+export function investorRowError(issues: readonly z.core.$ZodIssue[]): InvestorRowError {
+  const described = issues.map((issue) => ({
+    field: String(issue.path[0] ?? 'partnerInvestorId'),
+    message: issue.message,
+  }));
+  return {
+    code: 'invalid_field' satisfies ClientRowErrorCode,
+    message: described.map((item) => `${item.field}: ${item.message}`).join('; '),
+    retryable: false,
+    field: described[0]?.field ?? 'partnerInvestorId',
+  };
 }
