@@ -62,8 +62,9 @@ describe('what the limiter learns from', () => {
   });
 
   it('answers without any of these headers leave the client unpaced', async () => {
-    server().reply(ok, ok, ok);
+    server().reply(ok, ok, ok, ok);
     const { clock, get, logger } = paced();
+    await get();
     await Promise.all([get(), get(), get()]);
     expect(clock.waits).toEqual([]);
     expect(logger.text()).not.toContain('rate limit');

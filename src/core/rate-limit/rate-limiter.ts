@@ -31,10 +31,12 @@ class WaitExceeded extends Error {
 const BETA = 0.7;
 const SCALE = 0.4;
 const MIN_RATE = 0.5;
+/** Longest the first request goes alone: a slow first answer must not hold a batch up for long. */
+const PROBE_MS = 1000;
 
 /**
- * Paces one client's bearer requests (its `withOptions()` clients share it). Until the first answer one
- * request goes at a time; an answer without rate-limit headers lets every request go at once until a 429.
+ * Paces one client's bearer requests (its `withOptions()` clients share it). Until the first answer (for
+ * at most a second) one request goes at a time; an answer without rate-limit headers lets every request go at once until a 429.
  * A learned limit (or CUBIC after bare 429s) is a GCRA rule run against the store, in FIFO order.
  */
 export class RateLimiter {
@@ -45,6 +47,7 @@ export class RateLimiter {
   readonly #logger: Pick<Logger, 'debug' | 'warn'>;
   #mode: 'probe' | 'open' | 'paced' = 'probe';
   #probing = false;
+  #probeTimer: AbortController | undefined;
   #rule: RateRule | undefined;
   #policy = false;
   #cubic: { max: number; at: number; k: number; rate: number } | undefined;
@@ -95,6 +98,16 @@ export class RateLimiter {
         fail: (error) => settle(() => reject(error)),
       };
       signal?.addEventListener('abort', onAbort, { once: true });
+      if (this.#mode === 'probe' && this.#probeTimer === undefined) {
+        this.#probeTimer = new AbortController();
+        this.#clock.sleep(PROBE_MS, this.#probeTimer.signal).then(
+          () => {
+            if (this.#mode === 'probe') this.#mode = 'open';
+            void this.#pump();
+          },
+          () => undefined,
+        );
+      }
       this.#queue.push(waiter);
       void this.#pump();
     });
@@ -107,6 +120,7 @@ export class RateLimiter {
   observe(read: Pick<ReadResponse, 'status' | 'head'> | undefined, maxWaitMs = Infinity): number | undefined {
     const now = this.#clock.now();
     if (this.#mode === 'probe') this.#probing = false;
+    if (read !== undefined) this.#probeTimer?.abort();
     const limited = read?.status === 429;
     const hint =
       read === undefined || (read.status >= 500 && !limited) ? undefined : readRateLimit(read.head, now);
