@@ -1,4 +1,4 @@
-import { type ClientOptions, PartnerEquity } from '../../src/index.js';
+import { type ClientOptions, MemoryTokenStore, PartnerEquity } from '../../src/index.js';
 import { FakePartnerEquity, type FakePartnerEquityOptions } from '../../src/testing/index.js';
 import { memoryLogger } from '../helpers/memory-logger.js';
 
@@ -7,6 +7,8 @@ import { memoryLogger } from '../helpers/memory-logger.js';
  * their whole responses are read: `drive` moves the clock only while nothing is on the wire, so the time a
  * batch takes is the fake clock's, whatever the machine's load. The clients use the fetch transport so that
  * a response is counted until its body is in hand (and the SDK then reads it without waiting on I/O).
+ * Every client shares one token, obtained before anything is timed: signing an assertion is work the
+ * harness cannot see, and moving the clock during it would age the assertion.
  */
 export async function limitedFake(options: FakePartnerEquityOptions = { rateLimit: '10/s' }) {
   const fake = new FakePartnerEquity(options);
@@ -25,6 +27,19 @@ export async function limitedFake(options: FakePartnerEquityOptions = { rateLimi
   };
   const busy: (() => number)[] = [() => counter.inFlight];
 
+  const tokenStore = new MemoryTokenStore();
+  const warm = new PartnerEquity({
+    ...partner,
+    clock: fake.clock,
+    fetch: counted,
+    tokenStore,
+    rateLimit: false,
+  });
+  await warm.oauth.info();
+  // A fresh window of the fake's limit for the test.
+  await fake.clock.advance(1000);
+  const warmedUp = fake.requests.length;
+
   return {
     fake,
     partner,
@@ -36,6 +51,7 @@ export async function limitedFake(options: FakePartnerEquityOptions = { rateLimi
         clock: fake.clock,
         logger: memoryLogger(),
         fetch: counted,
+        tokenStore,
         ...extra,
       });
     },
@@ -65,9 +81,9 @@ export async function limitedFake(options: FakePartnerEquityOptions = { rateLimi
       const elapsedMs = fake.clock.now() - start;
       return { value: await finished, elapsedMs };
     },
-    /** Bearer requests the fake answered 429, and those it answered 2xx. */
+    /** Requests to `path` (after the warm-up) the fake answered 429, and those it answered 2xx. */
     statuses(path: RegExp) {
-      const seen = fake.requests.filter((request) => path.test(request.path));
+      const seen = fake.requests.slice(warmedUp).filter((request) => path.test(request.path));
       return {
         limited: seen.filter((request) => request.status === 429).length,
         ok: seen.filter((request) => request.status >= 200 && request.status < 300).length,
