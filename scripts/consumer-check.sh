@@ -55,6 +55,26 @@ for node in "$node22" "$node24"; do
   (cd "$project" && "$node" esm.mjs && "$node" cjs.cjs)
 done
 
+# The OpenTelemetry versions docs/observability.md names as installing together: each line beside the
+# packed SDK in a project of its own (npm's peer check fails a mixed set with ERESOLVE), then loaded.
+# shellcheck disable=SC2086 # each line is a list of package specs
+otel_lines=(
+  "@opentelemetry/api@~1.9.0 @opentelemetry/sdk-trace-base@^2.12.0 @opentelemetry/context-async-hooks@^2.12.0 @opentelemetry/sdk-node@^0.223.0 @opentelemetry/exporter-trace-otlp-http@^0.223.0 @opentelemetry/instrumentation-undici@^0.34.0"
+  "@opentelemetry/api@~1.10.0 @opentelemetry/sdk-trace@^3.1.0 @opentelemetry/context-async-hooks@^3.1.0 @opentelemetry/sdk-node@^0.301.0 @opentelemetry/exporter-trace-otlp-http@^0.301.0 @opentelemetry/instrumentation-undici@^0.34.0"
+)
+for line in "${otel_lines[@]}"; do
+  otel="$work/otel-$RANDOM"
+  mkdir -p "$otel" && echo '{ "name": "otel-consumer", "private": true }' >"$otel/package.json"
+  echo "consumer-check: installing the SDK with $line"
+  (cd "$otel" && npm install --no-audit --no-fund --no-package-lock --ignore-scripts --loglevel=error \
+    "$work/$tarball" $line >/dev/null)
+  # Each package loads, and the SDK beside them.
+  (cd "$otel" && "$node24" -e '
+    for (const name of process.argv.slice(1)) require(name.replace(/(.)@.*$/, "$1"));
+    require("@partner-equity/sdk");
+  ' $line)
+done
+
 # Bun and Deno, the versions the README promises. Their platform binaries come from the npm registry
 # (optional dependencies of the bun and deno packages), called directly so no install script has to run.
 bun_version=1.4.5

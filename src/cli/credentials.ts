@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { parseEnv } from 'node:util';
 import type { ClientOptions } from '../core/client-options.js';
 import type { CliIo, OptionSpec, OptionValues } from './command.js';
 import { stringValue } from './parse-options.js';
@@ -13,8 +14,14 @@ export const CREDENTIAL_ENV = {
   keyId: 'PE_KEY_ID',
 } as const;
 
-/** Flags naming the client credentials; each falls back to its environment variable. */
+/** Flags naming the client credentials; each falls back to its environment variable, then to --env-file. */
 export const credentialOptions: Record<string, OptionSpec> = {
+  'env-file': {
+    type: 'string',
+    valueName: '<file>',
+    description:
+      'Read PE_* variables from this file (NAME=value lines, as mock --env-out writes); set ones win',
+  },
   'base-url': {
     type: 'string',
     valueName: '<url>',
@@ -46,6 +53,23 @@ export const credentialOptions: Record<string, OptionSpec> = {
     description: 'Registered key id, sent as the JWT kid (optional)',
   },
 };
+
+/**
+ * The command's streams with the variables of `--env-file` added under the environment, as
+ * `node --env-file` does: a variable already set wins. Without the flag, `io` itself.
+ */
+export async function withEnvFile(values: OptionValues, io: CliIo): Promise<CliIo> {
+  const file = stringValue(values, 'env-file');
+  if (file === undefined) return io;
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new CommandError(`cannot read --env-file '${file}' (${code})`);
+  }
+  return { ...io, env: { ...parseEnv(text), ...io.env } };
+}
 
 /** Client options from flags, else environment variables; every missing one is named in one error. */
 export async function readCredentials(

@@ -4,10 +4,12 @@ import { doctor } from './commands/doctor.js';
 import { importInvestors, importSubscriptions } from './commands/import.js';
 import { keysGenerate } from './commands/keys-generate.js';
 import { mock } from './commands/mock.js';
+import { spvRequestsGet, spvRequestsList } from './commands/spv-requests.js';
 import { token } from './commands/token.js';
 import { webhooksListen } from './commands/webhooks-listen.js';
 import { webhooksSign } from './commands/webhooks-sign.js';
 import { webhooksVerify } from './commands/webhooks-verify.js';
+import { withEnvFile } from './credentials.js';
 import { formatError } from './format-error.js';
 import { commandHelp, mainHelp } from './help.js';
 import { parseOptions } from './parse-options.js';
@@ -18,6 +20,8 @@ export const commands: readonly Command[] = [
   keysGenerate,
   token,
   doctor,
+  spvRequestsList,
+  spvRequestsGet,
   importInvestors,
   importSubscriptions,
   mock,
@@ -52,7 +56,7 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
       io.stdout.write(commandHelp(command));
       return 0;
     }
-    return await command.run(parsed.values, io);
+    return await command.run(parsed.values, await withEnvFile(parsed.values, io));
   } catch (error) {
     io.stderr.write(formatError(error, name));
     return error instanceof UsageError ? USAGE_EXIT : 1;

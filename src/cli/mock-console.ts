@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import type { SpvRequest } from '../schemas/spv-requests.js';
 import type { FakeAdmin } from '../testing/admin.js';
 import { parseListFilter } from '../testing/admin-api/list-filter.js';
 import type { FakeAdminList } from '../testing/admin-lists.js';
@@ -87,11 +88,10 @@ export function startMockConsole(admin: FakeAdmin, io: CliIo): () => void {
             (r) => `${r.spvRequestSlug}  ${r.status}  ${r.templateId}@${r.templateVersion}`,
           );
           return;
-        case 'approve': {
-          const approved = admin.approveSpvRequest(required(slug));
-          say(`approved ${approved.spvRequestSlug}: SPV ${approved.materialisedRefs?.vehicleSlug}`);
+        case 'approve':
+          // The mock prints the approval itself (approvalLine), however the request was approved.
+          admin.approveSpvRequest(required(slug));
           return;
-        }
         case 'reject':
           say(
             `rejected ${admin.rejectSpvRequest(required(slug), rest.join(' ') || undefined).spvRequestSlug}`,
@@ -147,6 +147,17 @@ export function startMockConsole(admin: FakeAdmin, io: CliIo): () => void {
     }
   });
   return () => lines.close();
+}
+
+/**
+ * The line the mock prints when a request is approved (console, admin API or --auto-approve): the SPV slug
+ * to import subscriptions into, and its share classes.
+ */
+export function approvalLine(request: SpvRequest): string {
+  const classes = (request.feesAndCarry?.shareClasses ?? [])
+    .map(({ slug, name }) => `${slug} "${name}"`)
+    .join(', ');
+  return `approved ${request.spvRequestSlug}: SPV ${request.materialisedRefs?.vehicleSlug}${classes === '' ? '' : `, share classes ${classes}`}`;
 }
 
 /** `webhook [<url>|off] [secret=…] [scheme=…]`: changes what is given, then says where events go. */

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { CalendarDate, CountryCode, nullish } from './primitives.js';
+import { CalendarDate, CountryCode, EmailAddress, nullish } from './primitives.js';
 
-/** What the SDK checks an e-mail address against: one `@` with something on each side, no whitespace. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+export { EMAIL_PATTERN } from './primitives.js';
 
 /**
  * One investor to create. The spec does not say which fields are required: only `partnerInvestorId` (the key
@@ -11,7 +10,7 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
  */
 export const InvestorInput = z.looseObject({
   partnerInvestorId: z.string().min(1, 'Required: the partner investor id'),
-  email: nullish(z.string().regex(EMAIL_PATTERN, 'Expected an e-mail address')),
+  email: nullish(EmailAddress),
   firstName: nullish(z.string()),
   lastName: nullish(z.string()),
   dateOfBirth: nullish(CalendarDate),

@@ -47,6 +47,19 @@ export const CountryCode = z
   .regex(/^[A-Za-z]{2}$/, 'Expected a two-letter country code such as "DE"')
   .meta({ examples: ['DE'] });
 
+/** What an e-mail address is checked against: one `@` with something on each side, no whitespace. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+
+/**
+ * An e-mail address: the one rule the SDK's input check, the fake API and `partner-equity import --check`
+ * share, so a row one of them passes is never refused by another for its format. Letters outside ASCII
+ * are addresses too (RFC 6531: `chloé@exemple.fr`); 254 characters is RFC 5321's limit on a path.
+ */
+export const EmailAddress = z
+  .string()
+  .max(254, 'Expected an e-mail address of at most 254 characters')
+  .regex(EMAIL_PATTERN, 'Expected an e-mail address');
+
 /** A real calendar date `YYYY-MM-DD` (leap years checked). */
 export const CalendarDate = z.iso.date();
 

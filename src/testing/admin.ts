@@ -222,6 +222,14 @@ export class FakeAdmin {
   }
 
   /**
+   * The secret deliveries to the current target are signed with, or `undefined` with no target. The admin
+   * API serves it to loopback requests only (`GET /__admin/webhooks/secret`).
+   */
+  webhookSecret(): string | undefined {
+    return this.#webhooks.endpoints[0]?.secret;
+  }
+
+  /**
    * Changes where events go (`url`; `null` stops delivering), the secret and the scheme, as
    * {@link FakeWebhooks.setTarget} does. The answer carries `secret` only when one was generated here: the
    * one time it is shown.

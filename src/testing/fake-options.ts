@@ -4,6 +4,7 @@ import type { ManualClock } from './manual-clock.js';
 import type { FakeProfileName, ProfileDefaults } from './profiles/fake-profile.js';
 import type { FakeSettings } from './services.js';
 import type { FakeWebhookOptions } from './webhooks/fake-webhook-options.js';
+import type { EmittedEvent } from './webhooks/webhook-types.js';
 import { MAX_UPLOAD_BYTES } from './wire/uploads.js';
 
 /** Options of `new FakePartnerEquity(options)`; every one has a default that matches the spec. */
@@ -78,6 +79,15 @@ export interface FakePartnerEquityOptions {
    * `Retry-After`. Off by default (the spec states no limit).
    */
   rateLimit?: FakeRateLimitOption | undefined;
+  /**
+   * Called with each event as the fake emits it, registered endpoints or not (`partner-equity mock` prints a
+   * line when a request is approved). Also in `fake.webhooks.events`.
+   * @example
+   * ```ts
+   * new FakePartnerEquity({ onEvent: (event) => console.log(event.type, event.data) });
+   * ```
+   */
+  onEvent?: ((event: EmittedEvent) => void) | undefined;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {

@@ -77,7 +77,7 @@ export class FakePartnerEquity {
   /** The fake's clock: advance it to expire tokens, fire webhook retries and reconciler sweeps. */
   readonly clock: ManualClock;
   /** Inject status codes, `Retry-After`, delays and dropped connections. */
-  readonly faults = new FaultInjector();
+  readonly faults: FaultInjector;
   /** Administrator actions (approve, reject, complete…) and a state snapshot. */
   readonly admin: FakeAdmin;
   /** Webhook endpoints, events, deliveries and dead letters. */
@@ -109,6 +109,9 @@ export class FakePartnerEquity {
     this.#settings = resolveSettings(options, profile.defaults);
     this.clock = options.clock ?? new ManualClock();
     this.clockOffsetMs = options.clockOffsetMs ?? 0;
+    this.#onEvent = options.onEvent;
+    const routes = allRoutes(profile);
+    this.faults = new FaultInjector(routes);
     this.#origins.add(this.#settings.baseUrl);
     const now = () => this.clock.now() + this.clockOffsetMs;
     this.#webhookSettings = resolveFakeWebhookOptions({
@@ -152,8 +155,8 @@ export class FakePartnerEquity {
       // Before the partner routes, whose last handler answers 404 for every other path.
       ...(adminApi === undefined
         ? []
-        : [createAdminApiHandler(this.admin, adminApi, this.#services.servesOrigin)]),
-      ...createHandlers(allRoutes(profile), this.#services),
+        : [createAdminApiHandler(this.admin, adminApi, this.#services.servesOrigin, this.faults)]),
+      ...createHandlers(routes, this.#services),
     ];
     this.clock.setSettle(() => this.#sender.flush());
     this.#stopReconciler = startReconciler(
@@ -240,6 +243,8 @@ export class FakePartnerEquity {
     await this.#server?.close();
   }
 
+  readonly #onEvent: ((event: EmittedEvent) => void) | undefined;
+
   #emit(type: WebhookEventType, clientId: string, resource: object): void {
     const timestamp = iso(this.#services.now());
     const data = eventPayload(type, resource, this.#webhookSettings.payloads);
@@ -253,6 +258,7 @@ export class FakePartnerEquity {
     };
     this.#events.push(event);
     this.#sender.dispatch(event);
+    this.#onEvent?.(event);
   }
 
   #rememberAssertion(id: string, expiresAtSeconds: number): boolean {

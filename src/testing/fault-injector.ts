@@ -1,9 +1,22 @@
-/** Which requests a fault applies to; omitted fields match anything. */
+import { checkReachable, type FaultRoute } from './fault-routes.js';
+
+/**
+ * Which requests a fault applies to; omitted fields match anything. Paths never include the query.
+ *
+ * - `path: '/v1/investors'` matches that path exactly (`/v1/spvs` matches no subscription route);
+ * - `pathPrefix: '/v1/spvs/'` matches every path that starts with it;
+ * - `path: /^\/v1\/spvs\/[^/]+\/subscriptions$/` matches what the RegExp finds.
+ *
+ * `inject` refuses an exact path or a prefix (with its method) that no route of the fake can ever match,
+ * rather than let a test pass without its fault; a RegExp is taken as given.
+ */
 export interface FaultMatch {
   /** HTTP method, case-insensitive. */
   method?: string;
-  /** The request path (no query): equal to a string, or tested by a RegExp. */
+  /** The request path: equal to a string, or tested by a RegExp. */
   path?: string | RegExp;
+  /** The start of the request path. */
+  pathPrefix?: string;
 }
 
 /**
@@ -37,10 +50,30 @@ export interface InjectedFault {
   remove(): void;
 }
 
+/** A fault that has not fired as often as it was asked to, as {@link FaultInjector.pending} lists it. */
+export interface PendingFault {
+  /** Its number, for `DELETE /__admin/faults/{id}`. */
+  id: number;
+  /** `POST /v1/investors 503 x2`, or `investor row inv-7 x1`. */
+  description: string;
+  /** The spec as injected; absent for investor row faults. */
+  spec?: FaultSpec;
+  hits: number;
+  remaining: number;
+}
+
 /** Invalid fault specs throw at once rather than silently never matching. */
 export class FaultInjector {
-  #faults: Array<{ spec: FaultSpec; remaining: number; hits: number }> = [];
-  #rowFaults: Array<{ partnerInvestorId: string | undefined; remaining: number }> = [];
+  #faults: Array<{ id: number; spec: FaultSpec; remaining: number; hits: number }> = [];
+  #rowFaults: Array<{ id: number; partnerInvestorId: string | undefined; remaining: number; hits: number }> =
+    [];
+  #nextId = 1;
+  readonly #routes: readonly FaultRoute[] | undefined;
+
+  /** `routes`: the fake's route table; a match none of them can ever meet is refused. */
+  constructor(routes?: readonly FaultRoute[]) {
+    this.#routes = routes;
+  }
 
   /**
    * Makes the next `times` investor rows (optionally only those with this `partnerInvestorId`) fail with
@@ -53,7 +86,12 @@ export class FaultInjector {
   failInvestorRows(options: { partnerInvestorId?: string; times?: number } = {}): void {
     const times = options.times ?? 1;
     if (!(times >= 1)) throw new RangeError('faults.failInvestorRows: times must be >= 1');
-    this.#rowFaults.push({ partnerInvestorId: options.partnerInvestorId, remaining: times });
+    this.#rowFaults.push({
+      id: this.#nextId++,
+      partnerInvestorId: options.partnerInvestorId,
+      remaining: times,
+      hits: 0,
+    });
   }
 
   /** Consumes a row fault for this row, if one applies. @internal */
@@ -62,6 +100,7 @@ export class FaultInjector {
       (f) => f.partnerInvestorId === undefined || f.partnerInvestorId === partnerInvestorId,
     );
     if (fault === undefined) return false;
+    fault.hits += 1;
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.#rowFaults = this.#rowFaults.filter((f) => f !== fault);
     return true;
@@ -89,7 +128,11 @@ export class FaultInjector {
     }
     if (spec.delayMs !== undefined && !(spec.delayMs >= 0))
       throw new RangeError('faults.inject: delayMs >= 0');
-    const entry = { spec, remaining: times, hits: 0 };
+    if (spec.match?.path !== undefined && spec.match.pathPrefix !== undefined) {
+      throw new TypeError('faults.inject: give match.path or match.pathPrefix, not both');
+    }
+    if (this.#routes !== undefined) checkReachable(spec.match, this.#routes);
+    const entry = { id: this.#nextId++, spec, remaining: times, hits: 0 };
     this.#faults.push(entry);
     return {
       get hits() {
@@ -102,6 +145,40 @@ export class FaultInjector {
         this.#faults = this.#faults.filter((f) => f !== entry);
       },
     };
+  }
+
+  /**
+   * The faults that have not yet fired as often as asked, oldest first: at the end of a test, an empty list
+   * says every injected fault happened.
+   * @example
+   * ```ts
+   * afterEach(() => expect(fake.faults.pending()).toEqual([]));
+   * ```
+   */
+  pending(): PendingFault[] {
+    return [
+      ...this.#faults.map(({ id, spec, hits, remaining }) => ({
+        id,
+        description: describeFault(spec, remaining),
+        spec,
+        hits,
+        remaining,
+      })),
+      ...this.#rowFaults.map(({ id, partnerInvestorId, hits, remaining }) => ({
+        id,
+        description: `investor row ${partnerInvestorId ?? '(any)'} x${remaining}`,
+        hits,
+        remaining,
+      })),
+    ].sort((a, b) => a.id - b.id);
+  }
+
+  /** Removes the pending fault with this {@link PendingFault.id}; whether there was one. */
+  remove(id: number): boolean {
+    const before = this.#faults.length + this.#rowFaults.length;
+    this.#faults = this.#faults.filter((f) => f.id !== id);
+    this.#rowFaults = this.#rowFaults.filter((f) => f.id !== id);
+    return this.#faults.length + this.#rowFaults.length < before;
   }
 
   /** Removes every fault. */
@@ -123,8 +200,31 @@ export class FaultInjector {
 
 function matches(match: FaultMatch | undefined, method: string, path: string): boolean {
   if (match?.method !== undefined && match.method.toUpperCase() !== method.toUpperCase()) return false;
+  if (match?.pathPrefix !== undefined) return path.startsWith(match.pathPrefix);
   if (match?.path === undefined) return true;
   if (typeof match.path === 'string') return match.path === path;
   match.path.lastIndex = 0;
   return match.path.test(path);
+}
+
+/** `POST /v1/investors 503 x2`: the fault as `--fault` writes it. */
+export function describeFault(spec: FaultSpec, remaining = spec.times ?? 1): string {
+  const match = spec.match;
+  const path =
+    match?.pathPrefix !== undefined
+      ? `${match.pathPrefix}*`
+      : match?.path instanceof RegExp
+        ? `re:${match.path.source}`
+        : (match?.path ?? '*');
+  return [
+    match?.method?.toUpperCase(),
+    path,
+    spec.status,
+    `x${remaining}`,
+    spec.retryAfter === undefined ? undefined : `retry-after=${spec.retryAfter}`,
+    spec.delayMs === undefined ? undefined : `delay=${spec.delayMs}`,
+    spec.drop === undefined ? undefined : `drop=${spec.drop}`,
+  ]
+    .filter((part) => part !== undefined)
+    .join(' ');
 }

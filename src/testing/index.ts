@@ -37,7 +37,8 @@ export {
 } from './fake-partner-equity.js';
 export type { FakeRateLimitOption } from './fake-rate-limit.js';
 export { FakeWebhooks } from './fake-webhooks.js';
-export type { FaultInjector, FaultMatch, FaultSpec, InjectedFault } from './fault-injector.js';
+export type { FaultInjector, FaultMatch, FaultSpec, InjectedFault, PendingFault } from './fault-injector.js';
+export { type FaultJson, parseFault } from './fault-text.js';
 export { type CancelTimer, ManualClock } from './manual-clock.js';
 export { ALTERNATE_PROFILE_CHOICES, type ProfileChoice } from './profiles/alternate-choices.js';
 export type { FakeProfileName } from './profiles/fake-profile.js';

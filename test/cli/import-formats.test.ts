@@ -104,7 +104,7 @@ describe('partner-equity import: the files operations teams have', { timeout: IM
     [
       'an unknown column',
       'partnerInvestorId,email,Notes\ni-1,a@example.com,x\n',
-      /column 'Notes' matches no investors field: read it with --map 'Notes=<field>' or skip it with --map 'Notes='/,
+      /column 'Notes' matches no investors field \(read it with --map 'Notes=<field>' or skip it with --map 'Notes='\)/,
     ],
     [
       'no partnerInvestorId column',

@@ -86,7 +86,7 @@ describe('partner-equity import: crash-safe re-runs', { timeout: IMPORT_TIMEOUT_
 
     const from = env.fake.requests.length;
     const rerun = await runCli(args, { env: partner.env });
-    expect(rerun.stderr).toMatch(/Imported .*: 3000 of 3000 rows done, 0 failed/);
+    expect(rerun.stderr).toMatch(/Imported .*: 3,000 of 3,000 rows done, 0 failed/);
     expect(rerun.status).toBe(0);
 
     const subscriptions = ofSpv();
@@ -123,9 +123,9 @@ describe('partner-equity import: crash-safe re-runs', { timeout: IMPORT_TIMEOUT_
     first.child.kill('SIGINT');
     expect(await first.exited).toBe(130);
     expect(first.stderr()).toMatch(
-      /Interrupted after (\d+) of 5000 rows \(results in .*\)\. Run the same command again to resume/,
+      /Interrupted after ([\d,]+) of 5,000 rows \(results in .*\)\. Run the same command again to resume/,
     );
-    const done = Number(/Interrupted after (\d+)/.exec(first.stderr())?.[1]);
+    const done = Number(/Interrupted after ([\d,]+)/.exec(first.stderr())?.[1]?.replaceAll(',', ''));
     expect(done % 25).toBe(0);
     expect(done).toBeLessThan(rows);
     expect((await readCsvFile(out)).filter((row) => row['status'] === 'created')).toHaveLength(done);

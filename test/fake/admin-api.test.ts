@@ -1,3 +1,4 @@
+import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { generateKeyPair, PartnerEquity } from '../../src/index.js';
 import { FakePartnerEquity } from '../../src/testing/index.js';
@@ -213,6 +214,47 @@ describe('the admin API (opt-in JSON over HTTP under /__admin)', () => {
     const stays = await call('GET', `/v1/spv-requests/${later.body.spvRequestSlug}`, { token });
     expect(stays.body.status).toBe('pending-review');
     expect((await admin('PUT', '/settings', { json: { autoApprove: true } })).status).toBe(400);
+  });
+
+  it('injects, lists and clears faults at runtime: POST, GET and DELETE /faults', async ({
+    onTestFinished,
+  }) => {
+    const { fake, token, call, partner } = await startFake({ adminApi: true });
+    onTestFinished(() => fake.close());
+    const admin = http(`${partner.baseUrl}/__admin`);
+    const added = await admin('POST', '/faults', { json: { fault: 'POST /v1/investors 503 x2' } });
+    expect(added.status).toBe(201);
+    expect(added.body.faults).toMatchObject([
+      { description: 'POST /v1/investors 503 x2', hits: 0, remaining: 2, spec: { status: 503, times: 2 } },
+    ]);
+    const refused = await admin('POST', '/faults', { json: { match: { path: '/v1/spvs' }, status: 503 } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail ?? refused.body.message).toMatch(/match\.path is exact/);
+    const reply = await call('POST', '/v1/investors', { token, json: { investors: [investor('i-1')] } });
+    expect(reply.status).toBe(503);
+    expect((await admin('GET', '/faults')).body.faults).toMatchObject([{ hits: 1, remaining: 1 }]);
+    await admin('POST', '/faults', { json: { match: { pathPrefix: '/v1/spvs/' }, status: 500 } });
+    const [first] = (await admin('GET', '/faults')).body.faults as { id: number }[];
+    expect((await admin('DELETE', `/faults/${first!.id}`)).body.faults).toHaveLength(1);
+    expect((await admin('DELETE', '/faults')).body).toEqual({ faults: [] });
+    expect(fake.faults.pending()).toEqual([]);
+  });
+
+  it('reads the webhook secret back on loopback, and only there', async ({ onTestFinished }) => {
+    const { fake, partner } = await startFake({ adminApi: { allowHosts: ['partner.test'] } });
+    onTestFinished(() => fake.close());
+    const admin = http(`${partner.baseUrl}/__admin`);
+    expect((await admin('GET', '/webhooks/secret')).body).toEqual({ secret: null });
+    const set = await admin('PUT', '/webhooks', { json: { url: 'http://127.0.0.1:9/hooks' } });
+    expect(set.body.secret).toMatch(/^whsec_/);
+    expect((await admin('GET', '/webhooks/secret')).body).toEqual({ secret: set.body.secret });
+    // Named by another (allowed) host: the admin API answers, but never with the secret.
+    const port = new URL(partner.baseUrl).port;
+    const other = await request(`${partner.baseUrl}/__admin/webhooks/secret`, {
+      headers: { host: `partner.test:${port}` },
+    });
+    expect(other.statusCode).toBe(404);
+    expect(await other.body.text()).not.toContain(set.body.secret);
   });
 
   it('refuses a prefix that is not a path, or one inside the API', () => {

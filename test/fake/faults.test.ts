@@ -125,3 +125,62 @@ describe('fault injection', () => {
     expect(() => fake.faults.inject({ status: 500, times: 0 })).toThrow(RangeError);
   });
 });
+
+describe('fault matching: exact, prefix and RegExp, and no silent misses', () => {
+  it('refuses an exact path no route can match, and says that path is exact', async () => {
+    await setup();
+    expect(() => fake.faults.inject({ match: { path: '/v1/spvs' }, status: 503 })).toThrow(
+      /no route of the fake matches any method \/v1\/spvs \(match\.path is exact; .* use match\.pathPrefix '\/v1\/spvs\/' or a RegExp\)/,
+    );
+    expect(() =>
+      fake.faults.inject({ match: { method: 'DELETE', path: '/v1/investors' }, status: 503 }),
+    ).toThrow(/no route of the fake matches DELETE \/v1\/investors/);
+    expect(() => fake.faults.inject({ match: { pathPrefix: '/v2/' }, status: 503 })).toThrow(
+      /no route of the fake has a path starting \/v2\//,
+    );
+    expect(fake.faults.pending()).toEqual([]);
+  });
+
+  it('a prefix fires on every path under it; pending() lists what has not fired yet', async () => {
+    const { call, token } = await setup();
+    const spv = await call('POST', '/v1/spvs/spv_unknown/subscriptions', {
+      token,
+      json: { subscriptions: [] },
+    });
+    expect(spv.status).not.toBe(503);
+    fake.faults.inject({ match: { pathPrefix: '/v1/spvs/' }, status: 503, times: 2 });
+    fake.faults.inject({ match: { method: 'POST', path: '/v1/investors' }, status: 500 });
+    expect(fake.faults.pending().map((f) => f.description)).toEqual([
+      '/v1/spvs/* 503 x2',
+      'POST /v1/investors 500 x1',
+    ]);
+    const failed = await call('POST', '/v1/spvs/spv_unknown/subscriptions', {
+      token,
+      json: { subscriptions: [] },
+    });
+    expect(failed.status).toBe(503);
+    expect(fake.faults.pending()).toMatchObject([
+      { description: '/v1/spvs/* 503 x1', hits: 1, remaining: 1 },
+      { description: 'POST /v1/investors 500 x1', hits: 0, remaining: 1 },
+    ]);
+  });
+
+  it('reads faults as the mock CLI and the admin API write them', async () => {
+    const { parseFault } = await import('../../src/testing/index.js');
+    expect(parseFault('POST /v1/investors 503 x2 retry-after=1')).toEqual({
+      match: { method: 'POST', path: '/v1/investors' },
+      status: 503,
+      times: 2,
+      retryAfter: 1,
+    });
+    expect(parseFault('/v1/spvs/* 500')).toEqual({ match: { pathPrefix: '/v1/spvs/' }, status: 500 });
+    expect(parseFault('GET re:^/v1/spv-requests/ drop=after')).toEqual({
+      match: { method: 'GET', path: /^\/v1\/spv-requests\// },
+      drop: 'after',
+    });
+    expect(
+      parseFault('{"match":{"method":"POST","pathPattern":"^/v1/investors$"},"status":503,"times":2}'),
+    ).toEqual({ match: { method: 'POST', path: /^\/v1\/investors$/ }, status: 503, times: 2 });
+    expect(() => parseFault('POST /v1/investors 503 twice')).toThrow(/cannot read 'twice'/);
+  });
+});

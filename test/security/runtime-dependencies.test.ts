@@ -9,11 +9,16 @@ import { describe, expect, it } from 'vitest';
  * DESIGN.md allows five runtime dependencies, each for its own job; anything else is a review decision,
  * not something a refactor slips in. `csv-parse` (no dependencies of its own, MIT) is the CSV reader of
  * `partner-equity import`, which DESIGN.md allows; only that command loads it, never the SDK's entries
- * (test/cli/import-loading.test.ts).
+ * (test/cli/import-loading.test.ts). `i18n-iso-countries` (MIT) is the country-name library DESIGN.md allows
+ * for that command, loaded only when a file has a country column.
  */
-const ALLOWED_RUNTIME = ['csv-parse', 'form-data', 'jose', 'p-retry', 'undici', 'zod'];
+const ALLOWED_RUNTIME = ['csv-parse', 'form-data', 'i18n-iso-countries', 'jose', 'p-retry', 'undici', 'zod'];
 // Transitive runtime packages that were reviewed (name → who pulls it in). A new one fails the test below.
-const REVIEWED_TRANSITIVE: Record<string, string> = { 'is-network-error': 'p-retry' };
+const REVIEWED_TRANSITIVE: Record<string, string> = {
+  'is-network-error': 'p-retry',
+  // MIT, no dependencies or install script: folds accents when matching country names.
+  diacritics: 'i18n-iso-countries',
+};
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {

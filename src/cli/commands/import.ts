@@ -23,6 +23,15 @@ const sharedOptions: Record<string, OptionSpec> = {
     valueName: '<column=field>',
     description: "Read this column as this field ('column=' ignores it); repeatable",
   },
+  'date-format': {
+    type: 'string',
+    valueName: '<format>',
+    description: 'How the file writes dates: YYYY-MM-DD (default), DD/MM/YYYY, MM/DD/YYYY or DD.MM.YYYY',
+  },
+  'decimal-comma': {
+    type: 'boolean',
+    description: 'Amounts are written 25.000,00 or 25 000,00 (a decimal comma)',
+  },
   delimiter: {
     type: 'string',
     valueName: '<char>',
@@ -59,20 +68,24 @@ const exitHelp = [
 
 const fileHelp = [
   'The file: UTF-8 (a BOM is fine), comma or semicolon separated, quoted fields may hold newlines, CRLF or',
-  'LF. The first line names the columns, matched case-insensitively to the API field names; nested fields',
-  "are dotted (lumpSum.value). Empty cells are left out. Every row is checked with the SDK's own input",
-  'checks before anything is sent; bad rows are reported with their line and column.',
+  'LF. The first line names the columns, matched to the API field names (lumpSum.value) or common English',
+  'names ("E-mail", "Date of birth", "Share class") with case, spaces and punctuation ignored; --check',
+  'prints the mapping. Spaces around values are trimmed and counted; empty cells are left out. Country',
+  'names become two-letter codes. Nothing else is converted unless a flag says how: --date-format for',
+  "dates, --decimal-comma for amounts. Every row is checked with the SDK's own input checks before",
+  'anything is sent; bad rows are reported with their line, column and value.',
 ].join('\n');
 
 function command(kind: ImportKindName, details: string[], extra: Record<string, OptionSpec>): Command {
   const positionals = kind === 'investors' ? ['file'] : ['spv-slug', 'file'];
+  const formats = kind === 'investors' ? ' [--date-format <format>]' : ' [--decimal-comma]';
   return {
     path: ['import', kind],
     summary:
       kind === 'investors'
         ? 'Import investors from a CSV file: checked, chunked, resumable, with a results file'
         : 'Import subscriptions to an SPV from a CSV file (investors by id or via --people)',
-    synopsis: `${positionals.map((name) => `<${name === 'file' ? 'file.csv' : name}>`).join(' ')} [--check] [--out <file>]${kind === 'subscriptions' ? ' [--people <file>]' : ''} [--map <column=field>]… [--delimiter <char>] [--chunk-size <rows>] [--concurrency <n>] [--quiet | --json]`,
+    synopsis: `${positionals.map((name) => `<${name === 'file' ? 'file.csv' : name}>`).join(' ')} [--check] [--out <file>]${kind === 'subscriptions' ? ' [--people <file>]' : ''} [--map <column=field>]…${formats} [--delimiter <char>] [--chunk-size <rows>] [--concurrency <n>] [--quiet | --json]`,
     details: [...details, '', fileHelp, '', rerunHelp, '', exitHelp].join('\n'),
     positionals,
     options: { ...sharedOptions, ...extra },
@@ -95,8 +108,10 @@ function command(kind: ImportKindName, details: string[], extra: Record<string, 
 export const importInvestors = command(
   'investors',
   [
-    'Columns: partnerInvestorId (required), email (or e-mail), firstName, lastName, dateOfBirth (or dob,',
-    'YYYY-MM-DD), countryOfResidence (two letters). Bad rows are not sent; every other row is.',
+    'Columns: partnerInvestorId (or "Investor ID", required), email ("E-mail", "Email address"), firstName',
+    '("First name", "Given name"), lastName ("Last name", "Surname", "Family name"), dateOfBirth ("DOB",',
+    '"Birth date"; YYYY-MM-DD, or as --date-format says), countryOfResidence ("Country"; a two-letter code or',
+    'an English country name). Bad rows are not sent; every other row is.',
     'The --out file (line, partnerInvestorId, status, servicePersonId, error…) feeds `import subscriptions',
     '--people`.',
   ],
@@ -107,9 +122,12 @@ export const importInvestors = command(
 export const importSubscriptions = command(
   'subscriptions',
   [
-    'Columns: servicePersonId, or partnerInvestorId with --people; lumpSum.currency, lumpSum.value,',
-    'shareClassSlug (required); partnerSubscriptionId (your own id, optional). The API takes a request whole,',
-    'so a chunk holding a bad row is not sent (nor, when the API refuses one, created): fix it, run again.',
+    'Columns: servicePersonId ("Person ID"), or partnerInvestorId ("Investor ID") with --people;',
+    'lumpSum.currency ("Currency"), lumpSum.value ("Amount", "Lump sum"), shareClassSlug ("Share class")',
+    '(required); partnerSubscriptionId ("Your reference", optional). The API takes a request whole, so a',
+    'chunk holding a bad row is not sent (nor, when the API refuses one, created): fix it, run again.',
+    '<spv-slug> is the SPV slug, or an approved SPV request slug (spvr_…, see `partner-equity spv-requests',
+    'list`): its SPV is used, and share classes may then be named by name ("Class A").',
   ],
   {
     people: {

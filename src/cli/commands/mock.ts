@@ -2,16 +2,23 @@ import { randomBytes } from 'node:crypto';
 import { isLoopbackHost } from '../../core/transport/loopback-host.js';
 import { type FakeRateLimitOption, parseRateLimit } from '../../testing/fake-rate-limit.js';
 import type { FakeWebhooks } from '../../testing/fake-webhooks.js';
+import type { FaultInjector, FaultSpec } from '../../testing/fault-injector.js';
 import { cliSecrets } from '../cli-secrets.js';
 import type { CliIo, Command, OptionValues } from '../command.js';
 import { CREDENTIAL_ENV } from '../credentials.js';
 import { followWallClock } from '../follow-wall-clock.js';
 import { serverOptions, startServer } from '../listen.js';
-import { ADMIN_API_PREFIX, adminApiHelp, CONSOLE_HELP, startMockConsole } from '../mock-console.js';
+import {
+  ADMIN_API_PREFIX,
+  adminApiHelp,
+  approvalLine,
+  CONSOLE_HELP,
+  startMockConsole,
+} from '../mock-console.js';
 import { mockPartnerOptions, registerMockPartner } from '../mock-partner.js';
 import { flag, integerValue, stringList, stringValue } from '../parse-options.js';
 import { nodeListener } from '../serve-fetch-handler.js';
-import { CommandError } from '../usage-error.js';
+import { CommandError, UsageError } from '../usage-error.js';
 import { schemeOption, webhookScheme } from '../webhook-scheme-option.js';
 import { WEBHOOK_SECRET_ENV } from '../webhook-secrets.js';
 import { writeSecretFile } from '../write-secret-file.js';
@@ -25,7 +32,7 @@ export const mock: Command = {
   path: ['mock'],
   summary: 'Run the fake Partner Equity API locally and print ready-to-use credentials',
   synopsis:
-    '[--port <port>] [--host <host>] [--allow-host <name>]… [--admin-token] [--client-id <id>] [--issuer <url>] [--public-key <file|JWK> | --key-out <file>] [--auto-approve] [--env-out <file>] [--webhook-url <url>] [--webhook-secret <secret>] [--scheme <scheme>] [--rate-limit <n/s>] [--max-body <size>]',
+    '[--port <port>] [--host <host>] [--allow-host <name>]… [--admin-token] [--client-id <id>] [--issuer <url>] [--public-key <file|JWK> | --key-out <file>] [--auto-approve] [--env-out <file>] [--webhook-url <url>] [--webhook-secret <secret>] [--scheme <scheme>] [--fault <fault>]… [--rate-limit <n/s>] [--max-body <size>]',
   details: [
     "Starts the SDK's stateful fake API (the one `@partner-equity/sdk/testing` exports), registers a partner",
     'client with a fresh Ed25519 key, writes the key to a 0600 file and prints `export PE_…=…` lines for',
@@ -36,8 +43,11 @@ export const mock: Command = {
     'With --public-key, your own key is registered instead (`partner-equity keys generate` makes one).',
     `Time runs at wall-clock speed. Review requests on its console (type \`help\`), or script it through the`,
     `admin API at ${ADMIN_API_PREFIX} (JSON over HTTP; GET it for the list). --auto-approve approves each SPV`,
-    'request as it is created. --rate-limit and --max-body put the limits of a real deployment in front of it',
-    '(429s with Retry-After and RateLimit headers; 413s with an HTML page), to rehearse against. Ctrl-C stops it.',
+    'request as it is created; the mock prints the SPV slug of each approval. Ctrl-C stops it.',
+    `--fault 'POST /v1/investors 503 x2' makes the next two such requests fail (a path is exact; '/v1/spvs/*'`,
+    `is a prefix, 're:<RegExp>' a pattern; or JSON); ${ADMIN_API_PREFIX}/faults lists, adds and clears them.`,
+    '--rate-limit and --max-body put the limits of a real deployment in front of it (429s with Retry-After',
+    'and RateLimit headers; 413s with an HTML page), to rehearse against.',
     "The admin API answers requests addressed to this machine's names only (localhost, 127.0.0.1, [::1];",
     '--allow-host adds one), from no web page of another origin, with JSON bodies. With --admin-token, or',
     `a --host that is not loopback, it also needs the token the mock generates and prints (${ADMIN_TOKEN_ENV}).`,
@@ -89,6 +99,13 @@ export const mock: Command = {
       description:
         'Answer a JSON request body over this size (e.g. 64k, 1m) 413 with an HTML page, as a proxy would',
     },
+    fault: {
+      type: 'string',
+      multiple: true,
+      valueName: '<fault>',
+      description:
+        "Inject a fault: 'POST /v1/investors 503 x2' (path exact, '/v1/spvs/*' a prefix) or JSON; repeatable",
+    },
   },
   async run(values, io) {
     const port = integerValue(values, 'port', { min: 0, max: 65_535, fallback: DEFAULT_PORT });
@@ -100,7 +117,7 @@ export const mock: Command = {
     const fakeLimits = limits(values);
     const scheme = await webhookScheme(values, io);
     const webhookSecret = givenWebhookSecret(values, io);
-    const { FakePartnerEquity, getResponse } = await loadFake();
+    const { FakePartnerEquity, getResponse, parseFault } = await loadFake();
     const exposed = !isLoopbackHost(host.includes(':') ? `[${host}]` : host);
     // Printed once at start (and in --env-out): the one place the token is shown.
     const adminToken =
@@ -133,10 +150,18 @@ export const mock: Command = {
       autoApproveSpvRequests: flag(values, 'auto-approve'),
       webhooks: { scheme },
       ...fakeLimits,
+      // However a request is approved (console, admin API, --auto-approve), say which SPV it made.
+      onEvent: (event) => {
+        if (event.type !== 'spv_request.completed') return;
+        const slug = (event.data as { spvRequestSlug?: unknown }).spvRequestSlug;
+        const request = fake?.admin.snapshot().spvRequests.find((r) => r.spvRequestSlug === slug);
+        if (request !== undefined) io.stdout.write(`${approvalLine(request)}\n`);
+      },
     });
     const stopClock = followWallClock(fake.clock);
     const cleanup: (() => Promise<void>)[] = [];
     try {
+      const faults = injectFaults(fake, stringList(values, 'fault'), parseFault);
       const partner = await registerMockPartner(fake.admin, values, cleanup);
       const env: [string, string][] = [
         [CREDENTIAL_ENV.baseUrl, started.origin],
@@ -175,6 +200,7 @@ export const mock: Command = {
                 `Events are delivered to ${webhookUrl}, signed ${fake.webhooks.scheme.name}${webhookSecret === undefined ? '' : ' with the secret you gave'}.`,
               ]),
           ...(flag(values, 'auto-approve') ? ['SPV requests are approved as soon as they are created.'] : []),
+          ...faults.map((fault) => `Fault injected: ${fault}`),
           '',
           lines('export ', shown),
           '',
@@ -237,6 +263,24 @@ function limits(values: OptionValues): { rateLimit?: FakeRateLimitOption; maxBod
   return out;
 }
 
+/** Injects each `--fault`; a fault that cannot be read, or can never fire, is a usage error. */
+function injectFaults(
+  fake: { faults: FaultInjector },
+  texts: readonly string[],
+  parseFault: (text: string) => FaultSpec,
+): string[] {
+  return texts.map((text) => {
+    try {
+      fake.faults.inject(parseFault(text));
+    } catch (error) {
+      throw new UsageError(
+        `--fault '${text}': ${(error as Error).message.replace(/^faults?(\.inject)?: /, '')}`,
+      );
+    }
+    return fake.faults.pending().at(-1)?.description ?? text;
+  });
+}
+
 /** The webhook secret from --webhook-secret (warned about: argv shows in ps) or PE_WEBHOOK_SECRET. */
 function givenWebhookSecret(values: OptionValues, io: CliIo): string | undefined {
   const flagged = stringValue(values, 'webhook-secret');
@@ -272,11 +316,11 @@ function adminOrigin(host: string, origin: string): string {
 /** The fake API needs the optional peer dependency msw; without it, say so in one line. */
 async function loadFake() {
   try {
-    const [{ FakePartnerEquity }, { getResponse }] = await Promise.all([
+    const [{ FakePartnerEquity, parseFault }, { getResponse }] = await Promise.all([
       import('../../testing/index.js'),
       import('msw/utils/get-response'),
     ]);
-    return { FakePartnerEquity, getResponse };
+    return { FakePartnerEquity, getResponse, parseFault };
   } catch (error) {
     const { code } = error as NodeJS.ErrnoException;
     // ERR_MSW_MISSING: the built testing entry's own refusal (scripts/wrap-testing-entry.ts).

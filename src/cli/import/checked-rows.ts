@@ -1,6 +1,15 @@
-import { type ColumnMap, mapColumns, rowObject } from './columns.js';
+import { type ColumnMap, mapColumns, rowObject, trimmedCells } from './columns.js';
 import type { ImportKind, RowOutcome } from './import-kind.js';
 import { readCsv } from './read-csv.js';
+import {
+  type ConvertContext,
+  convertValue,
+  explainIssue,
+  loadCountryLookup,
+  type ShareClass,
+  VALUE_KINDS,
+  type ValueFormats,
+} from './value-formats.js';
 
 /** One problem of a row, as `--check` prints it. */
 export interface RowProblem {
@@ -18,6 +27,8 @@ export interface CheckedRow {
   /** The row as the SDK takes it, when it passed. */
   input?: Record<string, unknown>;
   problems?: RowProblem[];
+  /** Cells whose surrounding spaces were trimmed. */
+  trimmed?: number;
 }
 
 /** Where the rows come from and how their columns are read. */
@@ -26,6 +37,12 @@ export interface RowSource {
   file: string;
   delimiter: string | undefined;
   maps: readonly string[];
+  /** `--date-format` and `--decimal-comma`; by default dates are YYYY-MM-DD and amounts 25000.00. */
+  formats?: ValueFormats | undefined;
+  /** The SPV's share classes, when known: a row may name one by its name. */
+  shareClasses?: readonly ShareClass[] | undefined;
+  /** Called once with the header's mapping, before any row (`--check` prints it). */
+  onColumns?: ((columns: ColumnMap) => void) | undefined;
 }
 
 /**
@@ -35,18 +52,61 @@ export interface RowSource {
  */
 export async function* checkedRows(source: RowSource): AsyncGenerator<CheckedRow> {
   let columns: ColumnMap | undefined;
+  let context: ConvertContext | undefined;
   for await (const record of readCsv(source.file, source.delimiter)) {
     if (columns === undefined) {
       columns = mapColumns(record.cells, source.kind, source.maps);
       source.kind.checkColumns?.(columns);
+      context = await convertContext(source, columns);
+      source.onColumns?.(columns);
       continue;
     }
     if (record.cells.every((cell) => cell.trim() === '')) continue;
-    yield checkRow(source.kind, columns, record.line, record.cells);
+    yield checkRow(source.kind, columns, context as ConvertContext, record.line, record.cells);
   }
 }
 
-function checkRow(kind: ImportKind, columns: ColumnMap, line: number, cells: string[]): CheckedRow {
+async function convertContext(source: RowSource, columns: ColumnMap): Promise<ConvertContext> {
+  const countries = Object.entries(VALUE_KINDS).some(
+    ([field, kind]) => kind === 'country' && columns.has(field),
+  );
+  return {
+    dateFormat: source.formats?.dateFormat ?? 'YYYY-MM-DD',
+    decimalComma: source.formats?.decimalComma ?? false,
+    countryCode: countries ? await loadCountryLookup() : undefined,
+    shareClasses: source.shareClasses,
+  };
+}
+
+/**
+ * Converts the cells of {@link VALUE_KINDS} fields in place (dates, amounts, countries, share class names);
+ * each that cannot be is a problem quoting it. Returns the original value of every field it looked at.
+ */
+function convertRow(
+  row: Record<string, unknown>,
+  columns: ColumnMap,
+  context: ConvertContext,
+  problems: RowProblem[],
+): Map<string, string> {
+  const originals = new Map<string, string>();
+  for (const [field, kind] of Object.entries(VALUE_KINDS)) {
+    const value = valueAt(row, field);
+    if (!columns.has(field) || value === '') continue;
+    originals.set(field, value);
+    const converted = convertValue(kind, value, context);
+    if ('problem' in converted) problems.push({ column: columns.columnOf(field), reason: converted.problem });
+    else setValueAt(row, field, converted.value);
+  }
+  return originals;
+}
+
+function checkRow(
+  kind: ImportKind,
+  columns: ColumnMap,
+  context: ConvertContext,
+  line: number,
+  cells: string[],
+): CheckedRow {
   const width = columns.header.length;
   // Cells past the header's last column are fine when empty (a trailing delimiter).
   if (cells.length < width || hasCellPast(cells, width)) {
@@ -57,7 +117,10 @@ function checkRow(kind: ImportKind, columns: ColumnMap, line: number, cells: str
     };
   }
   const row = rowObject(cells, columns);
+  const trimmed = trimmedCells(cells, columns);
   const problems: RowProblem[] = [];
+  const originals = convertRow(row, columns, context, problems);
+  const unconverted = new Set(problems.map(({ column }) => column));
   const unresolved = kind.resolve?.(row);
   if (unresolved !== undefined)
     problems.push({ column: columns.columnOf(kind.extraFields[0] ?? ''), reason: unresolved });
@@ -65,15 +128,30 @@ function checkRow(kind: ImportKind, columns: ColumnMap, line: number, cells: str
   for (const field of kind.extraFields) delete row[field];
   const parsed = kind.schema.safeParse(row);
   if (parsed.success) {
-    return problems.length === 0 ? { line, echo, input: parsed.data } : { line, echo, problems };
+    return problems.length === 0
+      ? { line, echo, input: parsed.data, trimmed }
+      : { line, echo, problems, trimmed };
   }
   for (const issue of parsed.error.issues) {
     const field = issue.path.map(String).join('.');
     // The missing person id is already explained by the unresolved partnerInvestorId.
     if (unresolved !== undefined && kind.substitutes[field] !== undefined) continue;
-    problems.push({ column: field === '' ? '' : columns.columnOf(field), reason: issue.message });
+    const column = field === '' ? '' : columns.columnOf(field);
+    // A cell that could not be converted is already explained, with its value.
+    if (unconverted.has(column)) continue;
+    const current = valueAt(row, field);
+    const reason =
+      field === ''
+        ? issue.message
+        : explainIssue(
+            VALUE_KINDS[field],
+            originals.get(field) ?? (current === '' ? undefined : current),
+            current,
+            issue.message,
+          );
+    problems.push({ column, reason });
   }
-  return { line, echo, problems };
+  return { line, echo, problems, trimmed };
 }
 
 function hasCellPast(cells: readonly string[], width: number): boolean {
@@ -81,9 +159,20 @@ function hasCellPast(cells: readonly string[], width: number): boolean {
   return false;
 }
 
+/** The string at a dotted field path of a row, or `''`. */
 function valueAt(row: Record<string, unknown>, field: string): string {
-  const value = row[field];
+  let value: unknown = row;
+  for (const key of field.split('.')) {
+    value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  }
   return typeof value === 'string' ? value : '';
+}
+
+function setValueAt(row: Record<string, unknown>, field: string, value: string): void {
+  const path = field.split('.');
+  let target = row;
+  for (const key of path.slice(0, -1)) target = target[key] as Record<string, unknown>;
+  target[path.at(-1) as string] = value;
 }
 
 /** The results file's outcome for a row refused by the local check: the SDK's `invalid_field` shape. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UsageError } from '../usage-error.js';
+import { COMMON_HEADER_NAMES, closestFields, headerKey } from './header-names.js';
 import { ImportInputError } from './import-exit.js';
 import type { ImportKind } from './import-kind.js';
 
@@ -30,15 +31,21 @@ export function fieldPaths(schema: z.ZodObject, prefix = '', parentRequired = tr
 }
 
 /**
- * Matches the header to fields: `--map column=field` first, then the field names case-insensitively, then
- * the kind's aliases. A column matching nothing, a field read from two columns or a required field with no
- * column is an {@link ImportInputError} (nothing is sent); a `--map` naming an unknown field a usage error.
+ * Matches the header to fields: `--map column=field` first, then field names and the common English names
+ * of {@link COMMON_HEADER_NAMES}, both compared by {@link headerKey} (case, spaces and punctuation ignored).
+ * A column matching nothing, a field read from two columns or a required field with no column is an
+ * {@link ImportInputError} naming the closest fields (nothing is sent); a `--map` naming an unknown field a
+ * usage error.
  */
 export function mapColumns(header: readonly string[], kind: ImportKind, maps: readonly string[]): ColumnMap {
   const paths = fieldPaths(kind.schema);
   const known = [...paths.keys(), ...kind.extraFields];
-  const byLowerName = new Map(known.map((field) => [field.toLowerCase(), field]));
-  for (const [alias, field] of Object.entries(kind.aliases)) byLowerName.set(alias, field);
+  const byKey = new Map<string, string>();
+  for (const [name, field] of Object.entries(COMMON_HEADER_NAMES[kind.name])) {
+    if (known.includes(field)) byKey.set(name, field);
+  }
+  for (const [alias, field] of Object.entries(kind.aliases)) byKey.set(headerKey(alias), field);
+  for (const field of known) byKey.set(headerKey(field), field);
   const names = header.map((name) => name.trim());
   const explicit = new Map<string, string | undefined>();
   for (const map of maps) {
@@ -58,30 +65,43 @@ export function mapColumns(header: readonly string[], kind: ImportKind, maps: re
     const lower = name.toLowerCase();
     if (explicit.has(lower)) return explicit.get(lower);
     if (name === '') return undefined;
-    const field = byLowerName.get(lower);
+    const field = byKey.get(headerKey(name));
     if (field === undefined) unknown.push(name);
     return field;
   });
   if (unknown.length > 0) {
-    const list = unknown.map((name) => `'${name}'`).join(', ');
-    throw new ImportInputError(
-      `column ${list} matches no ${kind.name} field: read it with --map '${unknown[0]}=<field>' or skip it with --map '${unknown[0]}=' (fields: ${known.join(', ')})`,
-    );
+    const lines = unknown.map((name) => {
+      const near = closestFields(name, byKey);
+      const guess = near.length > 0 ? `closest: ${near.join(', ')}; ` : '';
+      return `column '${name}' matches no ${kind.name} field (${guess}read it with --map '${name}=<field>' or skip it with --map '${name}=')`;
+    });
+    throw new ImportInputError(`${lines.join('; ')}; fields: ${known.join(', ')}`);
   }
   const columnOfField = new Map<string, string>();
   fields.forEach((field, index) => {
     if (field === undefined) return;
     const other = columnOfField.get(field);
+    const name = names[index] ?? field;
     if (other !== undefined) {
-      throw new ImportInputError(`columns '${other}' and '${names[index]}' both hold ${field}`);
+      const near = closestFields(name, byKey).filter((candidate) => candidate !== field);
+      const hint = near.length > 0 ? ` (closest other fields: ${near.join(', ')})` : '';
+      throw new ImportInputError(
+        `columns '${other}' and '${name}' both hold ${field}: read one as another field with --map '${name}=<field>'${hint}, or skip it with --map '${name}='`,
+      );
     }
-    columnOfField.set(field, names[index] ?? field);
+    columnOfField.set(field, name);
   });
   const missing = [...paths]
     .filter(([field, required]) => required && !columnOfField.has(field))
     .filter(([field]) => !columnOfField.has(kind.substitutes[field] ?? field))
     .map(([field]) => field);
-  if (missing.length > 0) throw new ImportInputError(`no column for ${missing.join(', ')} (required)`);
+  if (missing.length > 0) {
+    const unread = names.filter((_, index) => fields[index] === undefined && names[index] !== '');
+    const hint = unread.length > 0 ? `; unread columns: ${unread.map((name) => `'${name}'`).join(', ')}` : '';
+    throw new ImportInputError(
+      `no column for ${missing.join(', ')} (required): name one with --map '<column>=${missing[0]}'${hint}`,
+    );
+  }
   return {
     header: names,
     fields,
@@ -90,11 +110,22 @@ export function mapColumns(header: readonly string[], kind: ImportKind, maps: re
   };
 }
 
-/** One record as the object the schema checks: non-empty cells only, dotted fields nested. */
+/** The mapping as `--check` prints it: one `  'E-mail' → email` line per column. */
+export function describeColumns(columns: ColumnMap): string {
+  const width = Math.max(...columns.header.map((name) => name.length + 2));
+  return columns.header
+    .map((name, index) => `  ${`'${name}'`.padEnd(width)}  → ${columns.fields[index] ?? '(skipped)'}`)
+    .join('\n');
+}
+
+/**
+ * One record as the object the schema checks: every cell trimmed (the same in every column), non-empty
+ * cells only, dotted fields nested.
+ */
 export function rowObject(cells: readonly string[], columns: ColumnMap): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   columns.fields.forEach((field, index) => {
-    const value = cells[index];
+    const value = cells[index]?.trim();
     if (field === undefined || value === undefined || value === '') return;
     const path = field.split('.');
     let target = row;
@@ -105,4 +136,14 @@ export function rowObject(cells: readonly string[], columns: ColumnMap): Record<
     target[path.at(-1) as string] = value;
   });
   return row;
+}
+
+/** How many read cells of the record {@link rowObject} trimmed: spaces around a value, shown in the summary. */
+export function trimmedCells(cells: readonly string[], columns: ColumnMap): number {
+  let count = 0;
+  columns.fields.forEach((field, index) => {
+    const value = cells[index];
+    if (field !== undefined && value !== undefined && value !== value.trim()) count += 1;
+  });
+  return count;
 }

@@ -9,6 +9,7 @@ import { flag, integerValue, stringList, stringValue } from '../parse-options.js
 import { stderrLogger } from '../stderr-logger.js';
 import { UsageError } from '../usage-error.js';
 import type { RowSource } from './checked-rows.js';
+import { type ColumnMap, describeColumns } from './columns.js';
 import { IMPORT_EXIT, ImportInputError } from './import-exit.js';
 import type { ImportKindName } from './import-kind.js';
 import { runInThread } from './import-thread.js';
@@ -17,7 +18,9 @@ import { readPeople } from './people-file.js';
 import { delimiterOption } from './read-csv.js';
 import { type ScanResult, scanRows } from './scan-rows.js';
 import { sendFile } from './send-file.js';
+import { isSpvRequestSlug, resolveSpvTarget } from './spv-target.js';
 import { subscriptionsImport } from './subscriptions-import.js';
+import { type DateFormat, dateFormatOption } from './value-formats.js';
 
 /** Everything `partner-equity import <kind>` was asked to do, checked. */
 export interface ImportRequest {
@@ -42,6 +45,9 @@ export interface ImportJob {
   file: string;
   delimiter: string | undefined;
   maps: string[];
+  dateFormat: DateFormat;
+  decimalComma: boolean;
+  /** An SPV slug, or an approved SPV request's slug (`spvr_…`). */
   spvSlug: string;
   people: string | undefined;
   check: boolean;
@@ -76,8 +82,11 @@ export async function runImport(kindName: ImportKindName, values: OptionValues, 
   const chunkSize = integerValue(values, 'chunk-size', { min: 1, max: 10_000, fallback: DEFAULT_CHUNK_SIZE });
   const concurrency = integerValue(values, 'concurrency', { min: 1, max: 16, fallback: DEFAULT_CONCURRENCY });
   const delimiter = delimiterOption(stringValue(values, 'delimiter'));
-  // Credentials first, so a missing one fails before a long check pass; --check needs none.
-  const credentials = check ? undefined : await readCredentials(values, io);
+  const dateFormat = dateFormatOption(stringValue(values, 'date-format'));
+  const spvSlug = stringValue(values, 'spv-slug') ?? '';
+  // Credentials first, so a missing one fails before a long check pass; --check needs none, unless it
+  // must read an SPV request for its SPV and share classes.
+  const credentials = check && !isSpvRequestSlug(spvSlug) ? undefined : await readCredentials(values, io);
   const allowInsecureHttp = flag(values, 'allow-insecure-http');
   if (credentials !== undefined && !allowInsecureHttp && isCleartextToNetwork(credentials.baseUrl)) {
     throw new UsageError(
@@ -89,7 +98,9 @@ export async function runImport(kindName: ImportKindName, values: OptionValues, 
     file: stringValue(values, 'file') ?? '',
     delimiter,
     maps: stringList(values, 'map'),
-    spvSlug: stringValue(values, 'spv-slug') ?? '',
+    dateFormat,
+    decimalComma: flag(values, 'decimal-comma'),
+    spvSlug,
     people: stringValue(values, 'people'),
     check,
     json,
@@ -117,13 +128,35 @@ export async function runImportJob(job: ImportJob, io: ImportIo): Promise<number
   const name = `import ${kindName}`;
   let request: ImportRequest;
   let scan: ScanResult;
+  const client =
+    job.credentials === undefined
+      ? undefined
+      : new PartnerEquity({
+          ...job.credentials,
+          allowInsecureHttp: job.allowInsecureHttp,
+          logger: stderrLogger(io.stderr),
+          logLevel: job.logLevel,
+        });
   try {
+    const target =
+      kindName === 'subscriptions' && client !== undefined
+        ? await resolveSpvTarget(client, job.spvSlug)
+        : { spvSlug: job.spvSlug };
+    if (target.note !== undefined && !json) io.stderr.write(`${target.note}\n`);
     const people = job.people === undefined ? undefined : await readPeople(job.people);
-    const kind = kindName === 'investors' ? investorsImport() : subscriptionsImport(job.spvSlug, people);
-    const spv = kindName === 'subscriptions' ? `:${encodeURIComponent(job.spvSlug)}` : '';
+    const kind = kindName === 'investors' ? investorsImport() : subscriptionsImport(target.spvSlug, people);
+    const spv = kindName === 'subscriptions' ? `:${encodeURIComponent(target.spvSlug)}` : '';
     request = {
       kindName,
-      source: { kind, file: job.file, delimiter: job.delimiter, maps: job.maps },
+      source: {
+        kind,
+        file: job.file,
+        delimiter: job.delimiter,
+        maps: job.maps,
+        formats: { dateFormat: job.dateFormat, decimalComma: job.decimalComma },
+        shareClasses: target.shareClasses,
+        onColumns: check && !quiet ? (columns) => reportColumns(job.file, columns, json, io) : undefined,
+      },
       check,
       json,
       quiet,
@@ -140,29 +173,40 @@ export async function runImportJob(job: ImportJob, io: ImportIo): Promise<number
       stopRequested: request.stopRequested,
     });
   } catch (error) {
+    await client?.close();
     if (!(error instanceof ImportInputError)) throw error;
     io.stderr.write(formatError(error, name));
     return IMPORT_EXIT.badInput;
   }
   if (scan.stopped) {
+    await client?.close();
     io.stderr.write(`partner-equity ${name}: interrupted while checking the file; nothing was sent\n`);
     return IMPORT_EXIT.interrupted;
   }
-  if (check) return reportCheck(request, scan, io);
-  if (!quiet && !json && scan.bad > 0) {
-    io.stderr.write(`${scan.bad} row(s) fail the local check and will not be sent (see --check)\n`);
+  if (check || client === undefined) {
+    await client?.close();
+    return reportCheck(request, scan, io);
   }
-  const client = new PartnerEquity({
-    ...(job.credentials as Credentials),
-    allowInsecureHttp: job.allowInsecureHttp,
-    logger: stderrLogger(io.stderr),
-    logLevel: job.logLevel,
-  });
+  if (!quiet && !json && scan.bad > 0) {
+    io.stderr.write(
+      `${scan.bad.toLocaleString('en')} row(s) fail the local check and will not be sent (see --check)\n`,
+    );
+  }
   try {
     return await sendFile(request, scan, client, io);
   } finally {
     await client.close();
   }
+}
+
+/** `--check` says how it read the header: lines on stderr, or one `columns` JSON line with `--json`. */
+function reportColumns(file: string, columns: ColumnMap, json: boolean, io: ImportIo): void {
+  if (!json) {
+    io.stderr.write(`${file}: columns read as\n${describeColumns(columns)}\n`);
+    return;
+  }
+  const mapping = columns.header.map((header, index) => ({ header, field: columns.fields[index] ?? null }));
+  io.stdout.write(`${JSON.stringify({ type: 'columns', file, columns: mapping })}\n`);
 }
 
 function reportCheck(request: ImportRequest, scan: ScanResult, io: ImportIo): number {
@@ -172,8 +216,12 @@ function reportCheck(request: ImportRequest, scan: ScanResult, io: ImportIo): nu
       `${JSON.stringify({ type: 'summary', file, total: scan.total, bad: scan.bad, sent: 0 })}\n`,
     );
   } else if (!request.quiet) {
-    const verdict = scan.bad === 0 ? 'every row passes' : `${scan.bad} bad row(s)`;
-    io.stderr.write(`${file}: ${scan.total.toLocaleString('en')} rows, ${verdict}; nothing was sent\n`);
+    const verdict = scan.bad === 0 ? 'every row passes' : `${scan.bad.toLocaleString('en')} bad row(s)`;
+    const trimmed =
+      scan.trimmed > 0 ? `; spaces trimmed around ${scan.trimmed.toLocaleString('en')} value(s)` : '';
+    io.stderr.write(
+      `${file}: ${scan.total.toLocaleString('en')} rows, ${verdict}${trimmed}; nothing was sent\n`,
+    );
   }
   return scan.bad > 0 ? IMPORT_EXIT.badInput : IMPORT_EXIT.done;
 }

@@ -10,6 +10,8 @@ export interface ScanResult {
   bad: number;
   /** The pass ended early on request. */
   stopped: boolean;
+  /** Cells whose surrounding spaces were trimmed. */
+  trimmed: number;
 }
 
 /** How the check pass reports bad rows: every one (`--check`), or none (before an import). */
@@ -31,13 +33,14 @@ function badRowLine(row: CheckedRow): string {
  * the rows for progress, and proves the file readable to the end before an import sends its first chunk.
  */
 export async function scanRows(options: ScanOptions): Promise<ScanResult> {
-  const result: ScanResult = { total: 0, bad: 0, stopped: false };
+  const result: ScanResult = { total: 0, bad: 0, stopped: false, trimmed: 0 };
   for await (const row of checkedRows(options)) {
     if (options.stopRequested()) {
       result.stopped = true;
       break;
     }
     result.total += 1;
+    result.trimmed += row.trimmed ?? 0;
     if (row.problems === undefined) continue;
     result.bad += 1;
     const report = options.report;

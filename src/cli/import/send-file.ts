@@ -1,4 +1,4 @@
-import type { PartnerEquity } from '../../index.js';
+import { NotFoundError, type PartnerEquity } from '../../index.js';
 import { formatError } from '../format-error.js';
 import { IMPORT_EXIT } from './import-exit.js';
 import { type ImportCounts, Progress, type ProgressMode } from './progress.js';
@@ -6,6 +6,9 @@ import { ResultsFile, resultCells, resultColumns } from './results-file.js';
 import type { ImportIo, ImportRequest } from './run-import.js';
 import type { ScanResult } from './scan-rows.js';
 import { sendRows } from './send-rows.js';
+
+/** Counts as every line of the import writes them: `3,000`. */
+const n = (count: number) => count.toLocaleString('en');
 
 const SIGNAL_EXIT: Record<string, number> = { SIGINT: IMPORT_EXIT.interrupted, SIGTERM: 143 };
 
@@ -73,14 +76,20 @@ export async function sendFile(
   }
   if (ended.fatal !== undefined) {
     io.stderr.write(formatError(ended.fatal, `import ${kind.name}`));
+    if (ended.fatal instanceof NotFoundError && kind.name === 'subscriptions') {
+      io.stderr.write(
+        'No such SPV for this client: `partner-equity spv-requests list --status approved` shows the SPV slugs to import into (an approved spvr_… slug works too).\n',
+      );
+    }
+    // Rows of chunks the error refused count as failed: "done" is only what the API did.
     io.stderr.write(
-      `Stopped after ${counts.done} of ${counts.total} rows${where}; fix the cause and run the same command again.\n`,
+      `Stopped with ${n(counts.done - counts.failed)} of ${n(counts.total)} rows done${where}; fix the cause and run the same command again.\n`,
     );
     return 1;
   }
   if (ended.stopped) {
     io.stderr.write(
-      `Interrupted after ${counts.done} of ${counts.total} rows${where}. Run the same command again to resume: ` +
+      `Interrupted after ${n(counts.done)} of ${n(counts.total)} rows${where}. Run the same command again to resume: ` +
         'chunks already sent are replayed by the API (for 24 hours), not created again.\n',
     );
     return SIGNAL_EXIT[request.signal() ?? 'SIGINT'] ?? IMPORT_EXIT.interrupted;
@@ -89,7 +98,9 @@ export async function sendFile(
     const seconds = progress.seconds.toFixed(1);
     const tail = counts.failed === 0 ? '' : request.out === undefined ? ' (--out <file> lists them)' : where;
     io.stderr.write(
-      `Imported ${file}: ${counts.done - counts.failed} of ${counts.total} rows done, ${counts.failed} failed${tail}, in ${seconds} s\n`,
+      counts.failed === counts.total && counts.total > 0
+        ? `Imported nothing from ${file}: every one of its ${n(counts.total)} rows failed${tail}, in ${seconds} s\n`
+        : `Imported ${file}: ${n(counts.done - counts.failed)} of ${n(counts.total)} rows done, ${n(counts.failed)} failed${tail}, in ${seconds} s\n`,
     );
   }
   return counts.failed > 0 ? IMPORT_EXIT.rowsFailed : IMPORT_EXIT.done;

@@ -1,6 +1,7 @@
 import { type HttpHandler, http } from 'msw/http';
 import { BodyTooLargeError, readBody, streamChunks } from '../../webhooks/read-body.js';
 import type { FakeAdmin } from '../admin.js';
+import type { FaultInjector } from '../fault-injector.js';
 import { FakeAdminError } from '../state/spv-request-lifecycle.js';
 import { type AdminApiSettings, MAX_ADMIN_BODY_BYTES, refusal } from './admin-api-gate.js';
 import { type AdminRequest, adminRoutes } from './admin-api-routes.js';
@@ -58,6 +59,7 @@ function failure(error: unknown): Response {
 /** Answers one request under the prefix (the path after it is `rest`). */
 async function answer(
   admin: FakeAdmin,
+  faults: FaultInjector,
   request: Request,
   settings: AdminApiSettings,
   rest: string,
@@ -86,7 +88,14 @@ async function answer(
     const allow = matching.map(({ route }) => route.method).join(', ');
     return problem(405, 'method_not_allowed', `${request.method} is not allowed here (${allow})`, { allow });
   }
-  const input: AdminRequest = { admin, url, params: found.params, body: () => readJsonBody(request) };
+  const input: AdminRequest = {
+    admin,
+    faults,
+    url,
+    headers: request.headers,
+    params: found.params,
+    body: () => readJsonBody(request),
+  };
   try {
     const { status, body } = await found.route.handle(input);
     return reply(status, body);
@@ -105,6 +114,7 @@ export function createAdminApiHandler(
   admin: FakeAdmin,
   settings: AdminApiSettings,
   servesOrigin: (origin: string) => boolean,
+  faults: FaultInjector,
 ): HttpHandler {
   const { prefix } = settings;
   const restOf = (request: Request): string | undefined => {
@@ -115,6 +125,6 @@ export function createAdminApiHandler(
   };
   return http.all(
     ({ request }) => restOf(request) !== undefined,
-    ({ request }) => answer(admin, request, settings, restOf(request) ?? ''),
+    ({ request }) => answer(admin, faults, request, settings, restOf(request) ?? ''),
   );
 }

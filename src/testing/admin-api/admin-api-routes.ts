@@ -1,13 +1,21 @@
 import { z } from 'zod';
+import { isLoopbackHost } from '../../core/transport/loopback-host.js';
 import type { WebhookSchemeInput } from '../../webhooks/scheme/webhook-scheme.js';
 import type { FakeAdmin } from '../admin.js';
+import type { FaultInjector } from '../fault-injector.js';
+import { faultJson, parseFault } from '../fault-text.js';
 import { compilePath } from '../route-matcher.js';
+import { FakeAdminError } from '../state/spv-request-lifecycle.js';
 import { AdminInputError, parseListFilter } from './list-filter.js';
 
 /** What one admin request sees. */
 export interface AdminRequest {
   readonly admin: FakeAdmin;
+  /** The fake's fault injector (`fake.faults`). */
+  readonly faults: FaultInjector;
   readonly url: URL;
+  /** The request's headers (`Host` says which name the caller used). */
+  readonly headers: Headers;
   readonly params: Record<string, string>;
   /** The JSON body, `{}` when there is none (the gate lets in `application/json` bodies only). */
   body(): Promise<Record<string, unknown>>;
@@ -15,7 +23,7 @@ export interface AdminRequest {
 
 /** One admin endpoint, under the API's prefix. */
 export interface AdminRoute {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   summary: string;
   match: (pathname: string) => Record<string, string> | undefined;
@@ -49,7 +57,19 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   );
 }
 
+/** `[::1]:4010` → `[::1]`, `localhost:4010` → `localhost`: the name in a Host header. */
+function hostName(host: string | null): string | undefined {
+  if (host === null) return undefined;
+  return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
+}
+
 const ok = (body: unknown, status = 200) => ({ status, body });
+const pendingFaults = (faults: FaultInjector) => ({
+  faults: faults.pending().map(({ spec, ...fault }) => ({
+    ...fault,
+    ...(spec === undefined ? {} : { spec: faultJson(spec) }),
+  })),
+});
 const settings = (admin: FakeAdmin) => ({ autoApproveSpvRequests: admin.autoApproveSpvRequests });
 
 function route(
@@ -126,6 +146,46 @@ export const adminRoutes: AdminRoute[] = [
     async ({ admin, body }) => {
       const { url, secret, scheme } = parse(WebhookTargetInput, await body());
       return ok(admin.setWebhookTarget({ url, secret, scheme: scheme as WebhookSchemeInput | undefined }));
+    },
+  ),
+  route(
+    'GET',
+    '/webhooks/secret',
+    'The signing secret, to requests addressed to this machine (localhost, 127.0.0.1, [::1]) only',
+    async ({ admin, url, headers }) => {
+      if (!isLoopbackHost(hostName(headers.get('host')) ?? url.hostname)) {
+        throw new FakeAdminError('The webhook secret is shown on loopback addresses only', 'not_found');
+      }
+      return ok({ secret: admin.webhookSecret() ?? null });
+    },
+  ),
+  route('GET', '/faults', 'Faults not yet fired as often as asked', async ({ faults }) =>
+    ok(pendingFaults(faults)),
+  ),
+  route(
+    'POST',
+    '/faults',
+    'Inject a fault: {"fault": "POST /v1/investors 503 x2"}, or {"match": {...}, "status", "times", ...}',
+    async ({ faults, body }) => {
+      const input = await body();
+      const fault = typeof input['fault'] === 'string' ? input['fault'] : input;
+      faults.inject(parseFault(fault));
+      return ok(pendingFaults(faults), 201);
+    },
+  ),
+  route('DELETE', '/faults', 'Remove every fault', async ({ faults }) => {
+    faults.clear();
+    return ok(pendingFaults(faults));
+  }),
+  route(
+    'DELETE',
+    '/faults/{id}',
+    'Remove one fault (its id from GET /faults)',
+    async ({ faults, params }) => {
+      if (!faults.remove(Number(params['id']))) {
+        throw new FakeAdminError(`No pending fault ${params['id']}`, 'not_found');
+      }
+      return ok(pendingFaults(faults));
     },
   ),
   route('GET', '/settings', 'The admin settings', async ({ admin }) => ok(settings(admin))),

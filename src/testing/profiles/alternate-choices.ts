@@ -159,8 +159,8 @@ export const ALTERNATE_PROFILE_CHOICES: readonly ProfileChoice[] = [
     'Which investor fields are required, and their bounds',
     ['createInvestors'],
     true,
-    'all six required; names 1-100, email ≤ 254; birth date after 1900; country upper case',
-    'partnerInvestorId and email required, the rest optional or null; 255 characters at most; any past birth date; country in either case',
+    'all six required; names 1-100, email as the SDK checks it; birth date after 1900; country upper case',
+    'partnerInvestorId and email required, the rest optional or null; 255 characters at most (email as the SDK checks it); any past birth date; country in either case',
   ),
   choice(
     'investor-statuses',

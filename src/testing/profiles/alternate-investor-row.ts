@@ -16,7 +16,7 @@ const fail = (code: string, message: string, field: string): InvestorRowCheck =>
 
 /**
  * The alternate profile's investor row: `partnerInvestorId` and `email` required, the other fields optional
- * (absent or `null`) and checked when given, 255 characters at most, a birth date in the past (no lower
+ * (absent or `null`) and checked when given, 255 characters at most (the e-mail as the SDK checks it), a birth date in the past (no lower
  * bound), a country code in either case (stored upper case). Codes are the canonical ones; the presenter
  * renames them.
  */

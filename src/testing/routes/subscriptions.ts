@@ -43,7 +43,12 @@ function validate(ctx: RouteContext, spvSlug: string, rows: Row[]): AttributePro
       at('lumpSum.currency', 'currency_mismatch', `This SPV takes ${spv.currency}`);
     }
     if (!spv.shareClasses.some((c) => c.slug === row.shareClassSlug)) {
-      at('shareClassSlug', 'unknown_share_class', `No share class "${row.shareClassSlug}" in this SPV`);
+      const valid = spv.shareClasses.map((c) => `${c.slug} ("${c.name}")`).join(', ');
+      at(
+        'shareClassSlug',
+        'unknown_share_class',
+        `No share class "${row.shareClassSlug}" in this SPV; its share classes: ${valid || 'none'}`,
+      );
     }
     if (state.personFor(clientId, row.servicePersonId) === undefined) {
       at('servicePersonId', 'unknown_person', 'No investor with this servicePersonId');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EmailAddress } from '../../schemas/primitives.js';
 import type {
   INVESTOR_ERROR_CODES as DEFAULT_CODES,
   INVESTOR_RESULT_STATUSES as DEFAULT_STATUSES,
@@ -11,11 +12,12 @@ export const MAX_INVESTOR_ROWS = 1000;
 
 /**
  * One investor to create: `partnerInvestorId` and `email` required; the other fields optional (absent or
- * `null`), checked when given; at most 255 characters each; the country code in either case.
+ * `null`), checked when given; at most 255 characters each (the e-mail as the SDK checks it: 254); the
+ * country code in either case.
  */
 export const InvestorInput = z.object({
   partnerInvestorId: z.string().min(1).max(255),
-  email: z.email().max(255),
+  email: EmailAddress,
   firstName: z.string().trim().min(1).max(255).nullish(),
   lastName: z.string().trim().min(1).max(255).nullish(),
   dateOfBirth: CalendarDate.nullish(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { openEnum } from '../../schemas/open-enum.js';
+import { EmailAddress } from '../../schemas/primitives.js';
 import { CalendarDate, CountryCode } from './primitives.js';
 
 /** Most rows one `POST /v1/investors` accepts (the fake's choice; more is a 422). */
@@ -8,7 +9,7 @@ export const MAX_INVESTOR_ROWS = 500;
 /** One investor to create. Every field is required (the fake's choice; the spec does not say). */
 export const InvestorInput = z.strictObject({
   partnerInvestorId: z.string().min(1).max(128),
-  email: z.email().max(254),
+  email: EmailAddress,
   firstName: z.string().trim().min(1).max(100),
   lastName: z.string().trim().min(1).max(100),
   dateOfBirth: CalendarDate,

@@ -1,0 +1,277 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PartnerEquity } from '../../src/index.js';
+import { spvBody } from '../helpers/spv-body.js';
+import { runCli, startCli } from './cli-process.js';
+import { readCsvFile } from './import-fake.js';
+
+// The operations team's journey (issue 37): Excel exports from a European office (BOM, `;`, CRLF, headers
+// in plain words, day-first dates, country names, decimal commas, stray spaces) imported with the CLI into
+// `partner-equity mock`, credentials from its --env-out file, the SPV found with `spv-requests list`.
+const ROWS = 300;
+const COUNTRIES = [
+  ['United Kingdom', 'GB'],
+  ['germany', 'DE'],
+  ['France', 'FR'],
+  ['Czech Republic', 'CZ'],
+] as const;
+
+const excel = (lines: string[]) => `\uFEFF${lines.map((line) => `${line}\r\n`).join('')}`;
+const email = (i: number) => (i % 3 === 0 ? `chloé.${i}@exemple.fr` : `investor${i}@example.com`);
+const day = (i: number) => 1 + (i % 28);
+const month = (i: number) => 1 + (i % 12);
+const two = (n: number) => String(n).padStart(2, '0');
+
+function investorsFile(): string {
+  const lines = ['Investor ID;First name;Last name;E-mail;Date of birth;Country'];
+  for (let i = 1; i <= ROWS; i += 1) {
+    const date = i === 1 ? '29/02/1980' : `${two(day(i))}/${two(month(i))}/19${60 + (i % 40)}`;
+    // Spaces around names and addresses, as cells pasted from elsewhere carry them.
+    lines.push(
+      `inv-${i};Ada ;Lovelace ${i};${i % 2 === 0 ? ` ${email(i)} ` : email(i)};${date};${COUNTRIES[i % 4]![0]}`,
+    );
+  }
+  return excel(lines);
+}
+
+function subscriptionsFile(): string {
+  const lines = ['Investor ID;Share class;Currency;Amount;Your reference'];
+  for (let i = 1; i <= ROWS; i += 1) {
+    const thousands = String(i * 1000).replace(/\B(?=(\d{3})+$)/g, i % 2 === 0 ? '.' : ' ');
+    lines.push(`inv-${i};Class A;EUR;${thousands},00;sub-${i}`);
+  }
+  return excel(lines);
+}
+
+/** The fake's state, read as an operator would: the mock's admin API. */
+async function snapshot(baseUrl: string) {
+  const reply = await fetch(`${baseUrl}/__admin/snapshot`);
+  return (await reply.json()) as {
+    persons: {
+      partnerInvestorId?: string;
+      email: string;
+      countryOfResidence?: string;
+      dateOfBirth?: string;
+    }[];
+    subscriptions: { partnerSubscriptionId?: string; lumpSum: { value: string }; shareClassSlug: string }[];
+  };
+}
+
+describe('the spreadsheet journey, with the CLI against the mock', () => {
+  it('imports Excel exports of investors and subscriptions, each row created once, the SPV found by its request', async ({
+    onTestFinished,
+  }) => {
+    const dir = await mkdtemp(join(tmpdir(), 'pe-journey-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const envFile = join(dir, '.env');
+    // One fault on the first investors chunk: the import retries it under the same key.
+    const mock = startCli([
+      'mock',
+      '--port',
+      '0',
+      '--auto-approve',
+      '--env-out',
+      envFile,
+      '--fault',
+      'POST /v1/investors 503 x1',
+    ]);
+    onTestFinished(async () => {
+      await mock.stop();
+    });
+    await mock.waitFor(/^export PE_PRIVATE_KEY_FILE=.*$/m);
+    expect(mock.stdout()).toContain('Fault injected: POST /v1/investors 503 x1');
+    const env = Object.fromEntries(
+      [...mock.stdout().matchAll(/^export (PE_\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]),
+    );
+    const baseUrl = env['PE_BASE_URL']!;
+
+    // A request made by the partner's app; the mock approves it and says which SPV it made.
+    const client = new PartnerEquity({
+      baseUrl,
+      clientId: env['PE_CLIENT_ID']!,
+      issuer: env['PE_ISSUER']!,
+      privateKey: await readFile(env['PE_PRIVATE_KEY_FILE']!, 'utf8'),
+    });
+    onTestFinished(() => client.close());
+    const request = await client.spvRequests.create(await spvBody(client));
+    const [, spvSlug] = await mock.waitFor(
+      new RegExp(`^approved ${request.spvRequestSlug}: SPV (\\S+), share classes (\\S+) "Class A"$`, 'm'),
+    );
+
+    const investors = join(dir, 'investors.csv');
+    await writeFile(investors, investorsFile());
+    const withEnv = ['--env-file', envFile];
+    // No conversion without a flag: day-first dates are refused, each message quoting the value.
+    const unflagged = await runCli(['import', 'investors', investors, '--check', ...withEnv]);
+    expect(unflagged.status).toBe(4);
+    expect(unflagged.stdout).toContain(
+      'line 2: Date of birth: "29/02/1980" is not YYYY-MM-DD; add --date-format DD/MM/YYYY',
+    );
+    const check = await runCli([
+      'import',
+      'investors',
+      investors,
+      '--check',
+      '--date-format',
+      'DD/MM/YYYY',
+      ...withEnv,
+    ]);
+    expect(check.stdout).toBe('');
+    expect(check.stderr).toContain(`'E-mail'         → email`);
+    expect(check.stderr).toContain(`'Date of birth'  → dateOfBirth`);
+    expect(check.stderr).toContain(
+      `${investors}: ${ROWS} rows, every row passes; spaces trimmed around ${ROWS + ROWS / 2} value(s); nothing was sent`,
+    );
+    expect(check.status).toBe(0);
+
+    const people = join(dir, 'people.csv');
+    const imported = await runCli([
+      'import',
+      'investors',
+      investors,
+      '--date-format',
+      'DD/MM/YYYY',
+      '--out',
+      people,
+      '--quiet',
+      ...withEnv,
+    ]);
+    expect(imported.stderr).toBe('');
+    expect(imported.status).toBe(0);
+    // The --fault fired (the import retried that chunk under its key): nothing is left pending.
+    expect(await (await fetch(`${baseUrl}/__admin/faults`)).json()).toEqual({ faults: [] });
+    expect(mock.stdout()).not.toMatch(/^approved .*\n.*^approved /ms);
+    const held = await snapshot(baseUrl);
+    expect(held.persons).toHaveLength(ROWS);
+    const byId = new Map(held.persons.map((person) => [person.partnerInvestorId, person]));
+    expect(byId.get('inv-1')).toMatchObject({
+      email: email(1),
+      dateOfBirth: '1980-02-29',
+      countryOfResidence: 'DE',
+    });
+    expect(byId.get('inv-2')).toMatchObject({ email: email(2), countryOfResidence: 'FR' });
+    expect(byId.get('inv-3')).toMatchObject({ email: 'chloé.3@exemple.fr', countryOfResidence: 'CZ' });
+    expect(byId.get('inv-4')).toMatchObject({
+      countryOfResidence: 'GB',
+      dateOfBirth: `1964-${two(month(4))}-${two(day(4))}`,
+    });
+
+    // The SPV, found from the CLI: the request slug, its SPV and share classes.
+    const listed = await runCli(['spv-requests', 'list', '--status', 'approved', '--json', ...withEnv]);
+    expect(listed.status).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      {
+        spvRequestSlug: request.spvRequestSlug,
+        status: 'approved',
+        name: 'Acme Growth SPV I',
+        spvSlug,
+        shareClasses: [{ slug: expect.any(String), name: 'Class A' }],
+      },
+    ]);
+
+    const subscriptions = join(dir, 'subscriptions.csv');
+    await writeFile(subscriptions, subscriptionsFile());
+    const args = [
+      'import',
+      'subscriptions',
+      request.spvRequestSlug,
+      subscriptions,
+      '--decimal-comma',
+      '--people',
+      people,
+      ...withEnv,
+    ];
+    const first = await runCli([...args, '--quiet']);
+    expect(first.stderr).toBe(`${request.spvRequestSlug} is approved: importing into its SPV ${spvSlug}\n`);
+    expect(first.status).toBe(0);
+    const again = await runCli([...args, '--quiet']);
+    expect(again.status).toBe(0);
+    const after = await snapshot(baseUrl);
+    expect(after.subscriptions).toHaveLength(ROWS);
+    const refs = new Map(after.subscriptions.map((s) => [s.partnerSubscriptionId, s]));
+    expect(refs.size).toBe(ROWS);
+    expect(refs.get('sub-25')).toMatchObject({ lumpSum: { value: '25000.00' } });
+    expect(refs.get('sub-300')).toMatchObject({ lumpSum: { value: '300000.00' } });
+    expect((await readCsvFile(people)).filter((row) => row['status'] === 'created')).toHaveLength(ROWS);
+  }, 120_000); // seven commands, each its own Node process
+
+  it('--check and the fake agree on addresses with accents and spaces', async ({ onTestFinished }) => {
+    const dir = await mkdtemp(join(tmpdir(), 'pe-journey-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const envFile = join(dir, '.env');
+    const mock = startCli(['mock', '--port', '0', '--env-out', envFile]);
+    onTestFinished(async () => {
+      await mock.stop();
+    });
+    await mock.waitFor(/^export PE_PRIVATE_KEY_FILE=.*$/m);
+    const addresses = [
+      'chloé@exemple.fr',
+      ' anaïs.müller@beispiel.de ',
+      'josé@correo.es\u00a0',
+      'ελένη@παράδειγμα.gr',
+      'plain@example.com',
+      'two words@example.com',
+      'no-at-sign.example.com',
+      'a@b@c.example',
+      '@example.com',
+    ];
+    const file = join(dir, 'emails.csv');
+    await writeFile(
+      file,
+      excel([
+        'Investor ID;First name;Last name;Email address;DOB;Country of residence',
+        ...addresses.map((address, i) => `mail-${i};Ada;Lovelace;${address};1980-01-0${1 + i};Germany`),
+      ]),
+    );
+    const check = await runCli(['import', 'investors', file, '--check', '--json', '--env-file', envFile]);
+    const [columns, ...reported] = check.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; line?: number; problems?: { reason: string }[] });
+    expect(columns).toMatchObject({
+      type: 'columns',
+      columns: [
+        { header: 'Investor ID', field: 'partnerInvestorId' },
+        { header: 'First name', field: 'firstName' },
+        { header: 'Last name', field: 'lastName' },
+        { header: 'Email address', field: 'email' },
+        { header: 'DOB', field: 'dateOfBirth' },
+        { header: 'Country of residence', field: 'countryOfResidence' },
+      ],
+    });
+    const invalid = reported.filter((entry) => entry.type === 'invalid-row');
+    const refusedByCheck = invalid.map((entry) => `mail-${(entry.line ?? 0) - 2}`);
+    expect(invalid[0]?.problems?.[0]?.reason).toBe(
+      '"two words@example.com" is not an e-mail address; write it as name@domain, with no spaces inside',
+    );
+
+    // Every row sent to the fake as the CLI reads it (trimmed), bypassing the local check.
+    const token = (await runCli(['token', '--env-file', envFile])).stdout.trim();
+    const baseUrl = /^PE_BASE_URL=(.*)$/m.exec(mock.stdout().replaceAll('export ', ''))![1]!;
+    const reply = await fetch(`${baseUrl}/v1/investors`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        investors: addresses.map((address, i) => ({
+          partnerInvestorId: `mail-${i}`,
+          email: address.trim(),
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          dateOfBirth: `1980-01-0${1 + i}`,
+          countryOfResidence: 'DE',
+        })),
+      }),
+    });
+    const { results } = (await reply.json()) as {
+      results: { partnerInvestorId: string; error?: { code: string } }[];
+    };
+    const refusedByFake = results.filter((row) => row.error != null).map((row) => row.partnerInvestorId);
+    expect(results.filter((row) => row.error != null).map((row) => row.error?.code)).toEqual(
+      refusedByFake.map(() => 'invalid_email'),
+    );
+    expect(refusedByCheck).toEqual(['mail-5', 'mail-6', 'mail-7', 'mail-8']);
+    expect(refusedByFake).toEqual(refusedByCheck);
+  }, 60_000); // the mock and two commands, each its own Node process
+});
