@@ -4,6 +4,7 @@ import { type Clock, systemClock } from './core/clock.js';
 import { InputValidationError } from './core/errors/errors.js';
 import { consoleLogger, levelLogger, resolveLogLevel } from './core/logging/logger.js';
 import { SecretRegistry } from './core/logging/secret-registry.js';
+import { RateLimiter } from './core/rate-limit/rate-limiter.js';
 import type { Authenticator } from './core/request/authenticator.js';
 import { Requester } from './core/request/requester.js';
 import { resolveResponseValidation, responseValidation } from './core/request/response-validation.js';
@@ -36,6 +37,7 @@ export type ClientOverrides = Pick<
   | 'logLevel'
   | 'defaultHeaders'
   | 'responseValidation'
+  | 'maxRateLimitWait'
 >;
 
 const overridable = new Set<string>([
@@ -47,6 +49,7 @@ const overridable = new Set<string>([
   'logLevel',
   'defaultHeaders',
   'responseValidation',
+  'maxRateLimitWait',
 ] satisfies (keyof ClientOverrides)[]);
 
 /** What a client derived with `withOptions()` shares with its parent. */
@@ -54,6 +57,7 @@ interface Shared {
   transport: Transport | ClosableTransport;
   authenticator: Authenticator | undefined;
   secrets: SecretRegistry;
+  rateLimiter: RateLimiter | undefined;
 }
 
 /**
@@ -81,6 +85,7 @@ export class PartnerEquity {
   readonly #transport: Transport | ClosableTransport;
   readonly #authenticator: Authenticator | undefined;
   readonly #secrets: SecretRegistry;
+  readonly #rateLimiter: RateLimiter | undefined;
   readonly #requester: Requester;
 
   /** Token info (`GET /v1/oauth2/info`). Tokens themselves are obtained and renewed for you. */
@@ -118,6 +123,18 @@ export class PartnerEquity {
     if (shared === undefined && isCleartextToNetwork(o.baseUrl)) {
       logger.warn('baseUrl is plain http to another host (allowInsecureHttp): tokens travel in cleartext');
     }
+    // One budget per client, shared by its derived clients: they are the same client to the service.
+    const rateLimiter =
+      shared !== undefined
+        ? shared.rateLimiter
+        : o.rateLimit === false
+          ? undefined
+          : new RateLimiter({
+              key: `${o.clientId ?? ''}@${o.baseUrl}`,
+              clock,
+              logger,
+              store: o.rateLimitStore,
+            });
     const requester = new Requester({
       baseUrl: new URL(o.baseUrl),
       transport: this.#transport,
@@ -137,12 +154,15 @@ export class PartnerEquity {
         secrets,
         propagate: o.propagateTraceContext,
       }),
+      rateLimiter,
+      maxRateLimitWait: o.maxRateLimitWait,
     });
     // Credentials become a token manager over `requester` (the token route needs no bearer token); the key
     // is imported, or refused, here, once. Derived clients share it, and so share tokens.
     this.#authenticator =
       shared === undefined ? (o.authenticator ?? createTokenManager(o, requester)) : shared.authenticator;
     this.#secrets = secrets;
+    this.#rateLimiter = rateLimiter;
     this.#requester = requester.with({ authenticator: this.#authenticator });
     this.oauth = new OAuth(this.#requester);
     this.system = new System(this.#requester);
@@ -184,6 +204,7 @@ export class PartnerEquity {
       transport: this.#transport,
       authenticator: this.#authenticator,
       secrets: this.#secrets,
+      rateLimiter: this.#rateLimiter,
     };
     try {
       return new PartnerEquity(merged);

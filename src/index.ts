@@ -58,6 +58,7 @@ export {
   type ValidationIssue,
 } from './core/errors/errors.js';
 export type { Logger, LogLevel } from './core/logging/logger.js';
+export type { RateLimitStore, RateLimitUpdate, RateRule } from './core/rate-limit/rate-limit-store.js';
 export { APIPromise, type RawResponse, type WithResponse } from './core/request/api-promise.js';
 export { deriveIdempotencyKey } from './core/request/idempotency.js';
 export { PagePromise } from './core/request/page-promise.js';

@@ -7,10 +7,11 @@ import { runRequestOverhead } from './request-overhead.js';
 import { runSlowLink } from './slow-link.js';
 import { runTokenManager } from './token-manager.js';
 import { runTracingOverhead } from './tracing-overhead.js';
+import { runUnderALimit } from './under-a-limit.js';
 import { runUploads } from './uploads.js';
 import { runWebhooks } from './webhooks.js';
 
-/** The suite, in issue 8's order, then issue 25's, 29's, 30's and 34's scenarios. */
+/** The suite, in issue 8's order, then issue 25's, 29's, 30's, 34's and 35's scenarios. */
 export const scenarios: Scenario[] = [
   { id: '1', title: 'request overhead', run: runRequestOverhead },
   { id: '2', title: 'token manager', run: runTokenManager },
@@ -22,4 +23,5 @@ export const scenarios: Scenario[] = [
   { id: '8', title: 'CSV import', run: runImportCsv },
   { id: '9', title: 'tracing overhead', run: runTracingOverhead },
   { id: '10', title: 'over a slow link', run: runSlowLink },
+  { id: '11', title: 'under a limit', run: runUnderALimit },
 ];

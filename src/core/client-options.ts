@@ -7,6 +7,7 @@ import type { TracerProviderLike } from '../tracing/tracing.js';
 import { checkOptions } from './check-options.js';
 import type { Clock } from './clock.js';
 import { LOG_LEVELS, type Logger, type LogLevel } from './logging/logger.js';
+import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import type { Authenticator } from './request/authenticator.js';
 import { HeadersSchema } from './request/build-request.js';
 import { RESPONSE_VALIDATION_MODES, type ResponseValidationMode } from './request/response-validation.js';
@@ -119,6 +120,25 @@ export interface ClientOptions {
    */
   propagateTraceContext?: boolean | undefined;
   /**
+   * Pace requests to the rate limit the service announces (`RateLimit`/`RateLimit-Policy`, `X-RateLimit-*`,
+   * `Retry-After`) or shows by throttling (429s): requests wait their turn instead of failing. `false`
+   * sends every request at once, as before, and leaves 429s to the retries. See docs/errors-and-retries.md.
+   * @default true
+   */
+  rateLimit?: boolean | undefined;
+  /**
+   * Longest total wait for the rate limit in one call (its turn, and `Retry-After`s of 429s), in ms. Past
+   * it the call throws `RateLimitError` with `waitedMs`. Also a per-call option.
+   * @default 60000
+   */
+  maxRateLimitWait?: number | undefined;
+  /**
+   * Where the rate budget is kept. Give `new RedisRateLimitStore({ client })` from
+   * `@partner-equity/sdk/redis` so every instance of a fleet shares one budget per `clientId`.
+   * @default the client's own, in memory
+   */
+  rateLimitStore?: RateLimitStore | undefined;
+  /**
    * @internal A ready-made authenticator instead of credentials (tests and advanced wiring).
    */
   authenticator?: Authenticator | undefined;
@@ -197,6 +217,13 @@ const optionsSchema = z
       })
       .optional(),
     propagateTraceContext: z.boolean().optional(),
+    rateLimit: z.boolean().optional(),
+    maxRateLimitWait: z.number().finite().min(0).optional(),
+    rateLimitStore: z
+      .custom<RateLimitStore>(hasMethods('take', 'push'), {
+        message: 'must be a RateLimitStore (take and push methods)',
+      })
+      .optional(),
     authenticator: z
       .custom<Authenticator>(hasMethods('getToken', 'onUnauthorized'), {
         message: 'must be an Authenticator',

@@ -1,4 +1,5 @@
 import type { FakeAdminApiOptions } from './admin-api/admin-api-gate.js';
+import type { FakeRateLimitOption } from './fake-rate-limit.js';
 import type { ManualClock } from './manual-clock.js';
 import type { FakeProfileName, ProfileDefaults } from './profiles/fake-profile.js';
 import type { FakeSettings } from './services.js';
@@ -38,6 +39,11 @@ export interface FakePartnerEquityOptions {
   uploadLimitBytes?: number;
   /** Largest JSON or form body in bytes (413 above). @default 5242880 (5 MiB; alternate profile: 2 MiB) */
   maxJsonBodyBytes?: number;
+  /**
+   * A proxy's cap in front of the service: a JSON request body over this many bytes is answered 413 with an
+   * HTML page (as nginx's `client_max_body_size` does), before the service sees it. @default no cap
+   */
+  maxBodyBytes?: number | undefined;
   /** Rows per `POST /v1/investors` (422 above). @default 500 (alternate profile: 1000) */
   maxInvestorRows?: number;
   /** Rows per `POST /v1/spvs/{spv_slug}/subscriptions` (422 above). @default 500 (alternate profile: 1000) */
@@ -66,6 +72,13 @@ export interface FakePartnerEquityOptions {
   adminApi?: boolean | FakeAdminApiOptions;
   /** Approve each SPV request the moment it is created (`fake.admin.autoApproveSpvRequests`). @default false */
   autoApproveSpvRequests?: boolean;
+  /**
+   * A per-client rate limit on the bearer routes, as a service's gateway enforces one: `'10/s'` (also
+   * `'100/10s'`, `'600/min'`) or `{ limit: 10, windowMs: 1000 }`, in fixed windows on the fake's clock. Every
+   * answer carries `RateLimit-Policy`, `RateLimit` and `X-RateLimit-*`; past the budget it answers 429 with
+   * `Retry-After`. Off by default (the spec states no limit).
+   */
+  rateLimit?: FakeRateLimitOption | undefined;
   /**
    * Called with each event as the fake emits it, registered endpoints or not (`partner-equity mock` prints a
    * line when a request is approved). Also in `fake.webhooks.events`.
@@ -113,5 +126,7 @@ export function resolveSettings(options: FakePartnerEquityOptions, defaults: Pro
     idempotencyRetentionMs: positive('idempotencyRetentionMs', options.idempotencyRetentionMs, 86_400_000),
     webhookTimeoutMs: positive('webhookTimeoutMs', options.webhookTimeoutMs, 5_000),
     reconcilerIntervalMs: positive('reconcilerIntervalMs', options.reconcilerIntervalMs, 60_000),
+    maxBodyBytes:
+      options.maxBodyBytes === undefined ? undefined : positive('maxBodyBytes', options.maxBodyBytes, 0),
   };
 }

@@ -9,6 +9,7 @@ import { createAdminApiHandler } from './admin-api/admin-api-handler.js';
 import { ClientRegistry } from './auth/client-registry.js';
 import { TokenStore } from './auth/token-store.js';
 import { type FakePartnerEquityOptions, resolveSettings } from './fake-options.js';
+import { FakeRateLimit } from './fake-rate-limit.js';
 import { FakeWebhooks } from './fake-webhooks.js';
 import { FaultInjector } from './fault-injector.js';
 import { IdempotencyStore } from './idempotency-store.js';
@@ -133,6 +134,7 @@ export class FakePartnerEquity {
       ),
       idempotency: new IdempotencyStore(this.#settings.idempotencyRetentionMs, now),
       faults: this.faults,
+      rateLimit: options.rateLimit === undefined ? undefined : new FakeRateLimit(options.rateLimit, now),
       emit: (type, clientId, data) => {
         this.#emit(type, clientId, data);
         if (type === 'spv_request.created' && this.admin.autoApproveSpvRequests) {

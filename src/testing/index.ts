@@ -35,6 +35,7 @@ export {
   type FakePartnerCredentials,
   FakePartnerEquity,
 } from './fake-partner-equity.js';
+export type { FakeRateLimitOption } from './fake-rate-limit.js';
 export { FakeWebhooks } from './fake-webhooks.js';
 export type { FaultInjector, FaultMatch, FaultSpec, InjectedFault, PendingFault } from './fault-injector.js';
 export { type FaultJson, parseFault } from './fault-text.js';

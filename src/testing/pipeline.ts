@@ -109,6 +109,7 @@ async function handle(
     }
     const { route, params } = match;
     const auth = route.auth === 'bearer' ? bearer(request, services) : undefined;
+    if (auth !== undefined) services.rateLimit?.admit(request, auth.client.clientId);
     if (route.partner && auth?.client.provisioned === false) {
       throw new HttpProblem(403, 'not_provisioned', 'This client is not provisioned for the partner API');
     }
@@ -228,6 +229,8 @@ export async function serve(
       return Response.error();
     }
   }
+  for (const [name, value] of Object.entries(services.rateLimit?.headersFor(request) ?? {}))
+    response.headers.set(name, value);
   entry.status = response.status;
   services.recordRequest(entry);
   return response;

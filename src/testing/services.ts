@@ -1,6 +1,7 @@
 import type { WebhookEventType } from '../schemas/events.js';
 import type { ClientRegistry } from './auth/client-registry.js';
 import type { TokenStore } from './auth/token-store.js';
+import type { FakeRateLimit } from './fake-rate-limit.js';
 import type { FaultInjector } from './fault-injector.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { ManualClock } from './manual-clock.js';
@@ -22,6 +23,8 @@ export interface FakeSettings {
   idempotencyRetentionMs: number;
   webhookTimeoutMs: number;
   reconcilerIntervalMs: number;
+  /** The proxy's JSON body cap (413 with an HTML page above); none when undefined. */
+  maxBodyBytes?: number | undefined;
 }
 
 /** What routes, admin controls and the pipeline share: one instance per fake. @internal */
@@ -37,6 +40,8 @@ export interface FakeServices {
   readonly tokens: TokenStore;
   readonly idempotency: IdempotencyStore;
   readonly faults: FaultInjector;
+  /** The per-client rate limit (option `rateLimit`), when one is set. */
+  readonly rateLimit?: FakeRateLimit | undefined;
   /** Records an event and hands it to the webhook sender. */
   emit(type: WebhookEventType, clientId: string, data: object): void;
   /** Replay protection for assertions: false when `id` was seen before. */

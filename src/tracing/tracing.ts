@@ -187,6 +187,20 @@ export class SdkSpan {
   }
 }
 
+/** Why a call waited: its own pace, a server's `Retry-After`, a retry's backoff, a token renewal after a 401. */
+export type WaitReason = 'rate_limit' | 'retry_after' | 'backoff' | 'unauthorized';
+
+/**
+ * Records a wait as a `wait` event on the span active now (inside an operation's span: that operation),
+ * with its reason and duration. Free while tracing is off.
+ */
+export function recordWait(reason: WaitReason, durationMs: number): void {
+  api?.trace.getActiveSpan()?.addEvent('wait', {
+    'partner_equity.wait.reason': reason,
+    'partner_equity.wait.duration_ms': durationMs,
+  });
+}
+
 /**
  * A failure as a span status message: its class, HTTP status and `code` (`ConflictError 409
  * idempotency_key_reused`), never its message. Spans leave the process for a tracing vendor, and a message

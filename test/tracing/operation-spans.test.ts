@@ -58,6 +58,7 @@ describe('one CLIENT span per call', () => {
           'http.response.status_code': 503,
         },
       ],
+      ['wait', { 'partner_equity.wait.reason': 'backoff', 'partner_equity.wait.duration_ms': 0 }],
     ]);
     expect(create?.status.code).toBe(SpanStatusCode.UNSET);
   });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isLoopbackHost } from '../../core/transport/loopback-host.js';
+import { type FakeRateLimitOption, parseRateLimit } from '../../testing/fake-rate-limit.js';
 import type { FakeWebhooks } from '../../testing/fake-webhooks.js';
 import type { FaultInjector, FaultSpec } from '../../testing/fault-injector.js';
 import { cliSecrets } from '../cli-secrets.js';
@@ -31,7 +32,7 @@ export const mock: Command = {
   path: ['mock'],
   summary: 'Run the fake Partner Equity API locally and print ready-to-use credentials',
   synopsis:
-    '[--port <port>] [--host <host>] [--allow-host <name>]… [--admin-token] [--client-id <id>] [--issuer <url>] [--public-key <file|JWK> | --key-out <file>] [--auto-approve] [--env-out <file>] [--webhook-url <url>] [--webhook-secret <secret>] [--scheme <scheme>] [--fault <fault>]…',
+    '[--port <port>] [--host <host>] [--allow-host <name>]… [--admin-token] [--client-id <id>] [--issuer <url>] [--public-key <file|JWK> | --key-out <file>] [--auto-approve] [--env-out <file>] [--webhook-url <url>] [--webhook-secret <secret>] [--scheme <scheme>] [--fault <fault>]… [--rate-limit <n/s>] [--max-body <size>]',
   details: [
     "Starts the SDK's stateful fake API (the one `@partner-equity/sdk/testing` exports), registers a partner",
     'client with a fresh Ed25519 key, writes the key to a 0600 file and prints `export PE_…=…` lines for',
@@ -45,6 +46,8 @@ export const mock: Command = {
     'request as it is created; the mock prints the SPV slug of each approval. Ctrl-C stops it.',
     `--fault 'POST /v1/investors 503 x2' makes the next two such requests fail (a path is exact; '/v1/spvs/*'`,
     `is a prefix, 're:<RegExp>' a pattern; or JSON); ${ADMIN_API_PREFIX}/faults lists, adds and clears them.`,
+    '--rate-limit and --max-body put the limits of a real deployment in front of it (429s with Retry-After',
+    'and RateLimit headers; 413s with an HTML page), to rehearse against.',
     "The admin API answers requests addressed to this machine's names only (localhost, 127.0.0.1, [::1];",
     '--allow-host adds one), from no web page of another origin, with JSON bodies. With --admin-token, or',
     `a --host that is not loopback, it also needs the token the mock generates and prints (${ADMIN_TOKEN_ENV}).`,
@@ -84,6 +87,18 @@ export const mock: Command = {
         'Sign deliveries with this secret instead of a generated one (visible in ps: prefer the variable)',
     },
     scheme: schemeOption,
+    'rate-limit': {
+      type: 'string',
+      valueName: '<n/s>',
+      description:
+        'Limit each partner client to this many requests (e.g. 10/s, 600/min): 429s with Retry-After and RateLimit headers',
+    },
+    'max-body': {
+      type: 'string',
+      valueName: '<size>',
+      description:
+        'Answer a JSON request body over this size (e.g. 64k, 1m) 413 with an HTML page, as a proxy would',
+    },
     fault: {
       type: 'string',
       multiple: true,
@@ -99,6 +114,7 @@ export const mock: Command = {
     if (webhookUrl !== undefined && !URL.canParse(webhookUrl)) {
       throw new CommandError(`--webhook-url '${webhookUrl}' is not a URL`);
     }
+    const fakeLimits = limits(values);
     const scheme = await webhookScheme(values, io);
     const webhookSecret = givenWebhookSecret(values, io);
     const { FakePartnerEquity, getResponse, parseFault } = await loadFake();
@@ -133,6 +149,7 @@ export const mock: Command = {
       },
       autoApproveSpvRequests: flag(values, 'auto-approve'),
       webhooks: { scheme },
+      ...fakeLimits,
       // However a request is approved (console, admin API, --auto-approve), say which SPV it made.
       onEvent: (event) => {
         if (event.type !== 'spv_request.completed') return;
@@ -212,6 +229,39 @@ export const mock: Command = {
     }
   },
 };
+
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1 << 20,
+  mb: 1 << 20,
+  mib: 1 << 20,
+};
+
+/** The fake's `rateLimit` and `maxBodyBytes` from --rate-limit and --max-body. */
+function limits(values: OptionValues): { rateLimit?: FakeRateLimitOption; maxBodyBytes?: number } {
+  const out: { rateLimit?: FakeRateLimitOption; maxBodyBytes?: number } = {};
+  const rate = stringValue(values, 'rate-limit');
+  if (rate !== undefined) {
+    try {
+      out.rateLimit = parseRateLimit(rate);
+    } catch {
+      throw new CommandError(`--rate-limit '${rate}' is not a rate such as 10/s or 600/min`);
+    }
+  }
+  const size = stringValue(values, 'max-body');
+  if (size !== undefined) {
+    const found = /^\s*(\d+)\s*([a-z]*)\s*$/i.exec(size);
+    const unit = found === null ? undefined : SIZE_UNITS[found[2]!.toLowerCase()];
+    if (found === null || unit === undefined || Number(found[1]) === 0)
+      throw new CommandError(`--max-body '${size}' is not a size such as 65536, 64k or 1m`);
+    out.maxBodyBytes = Number(found[1]) * unit;
+  }
+  return out;
+}
 
 /** Injects each `--fault`; a fault that cannot be read, or can never fire, is a usage error. */
 function injectFaults(

@@ -29,6 +29,8 @@ export interface APIErrorInit {
   body: unknown;
   /** Milliseconds the server asked to wait (`Retry-After`), if it said. */
   retryAfterMs: number | undefined;
+  /** Ms the call waited for the rate limit before giving up on it (`maxRateLimitWait`), if it did. */
+  waitedMs?: number | undefined;
   /**
    * @internal The client's secrets: removed by value from the body, headers and message (secret shapes are
    * removed whatever this holds).
@@ -119,8 +121,19 @@ export class ConflictError extends APIError {}
 export class PayloadTooLargeError extends APIError {}
 /** 415: unsupported media type. */
 export class UnsupportedMediaTypeError extends APIError {}
-/** 429: rate limited; retried automatically, honouring `Retry-After`. */
-export class RateLimitError extends APIError {}
+/**
+ * 429: rate limited. Requests wait their turn and a 429 that says when to come back is re-sent then; this
+ * surfaces once the wait would pass `maxRateLimitWait` (`waitedMs` says how long the call waited).
+ */
+export class RateLimitError extends APIError {
+  /** Ms the call waited for the rate limit before giving up; `undefined` when it did not wait. */
+  readonly waitedMs: number | undefined;
+
+  constructor(init: APIErrorInit) {
+    super(init);
+    this.waitedMs = init.waitedMs;
+  }
+}
 /** 5xx: the API or a proxy in front of it failed; retried automatically. */
 export class InternalServerError extends APIError {}
 
@@ -226,5 +239,7 @@ function describe(init: APIErrorInit, envelope: Envelope): string {
     init.requestId === undefined ? undefined : `requestId ${init.requestId}`,
   ].filter((tag) => tag !== undefined);
   if (tags.length > 0) parts.push(` [${tags.join(', ')}]`);
+  if (init.waitedMs !== undefined)
+    parts.push(`; gave up after waiting ${init.waitedMs} ms for the rate limit`);
   return parts.join('');
 }

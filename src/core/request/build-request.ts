@@ -82,6 +82,7 @@ const RequestOptionsSchema = z.object({
   maxRetries: z.int().min(0, 'must be an integer >= 0').optional(),
   signal: z.instanceof(AbortSignal, { message: 'must be an AbortSignal' }).optional(),
   headers: HeadersSchema.optional(),
+  maxRateLimitWait: z.number().finite().min(0, 'must be a number of milliseconds >= 0').optional(),
 });
 
 /**

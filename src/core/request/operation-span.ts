@@ -31,7 +31,7 @@ export function keyHash(key: string): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
-/** One event per retry: its number, the wait before it and why. */
+/** One event per retry (its number, the wait before it and why), and one `wait` event with the wait's reason. */
 export function recordRetry(span: SdkSpan, notice: RetryNotice): void {
   const status = (notice.error as { status?: unknown }).status;
   span.event('retry', {
@@ -39,6 +39,11 @@ export function recordRetry(span: SdkSpan, notice: RetryNotice): void {
     'partner_equity.retry.delay_ms': notice.delayMs,
     'partner_equity.retry.reason': errorType(notice.error),
     'http.response.status_code': typeof status === 'number' ? status : undefined,
+  });
+  const retryAfter = (notice.error as { retryAfterMs?: unknown }).retryAfterMs;
+  span.event('wait', {
+    'partner_equity.wait.reason': retryAfter === undefined ? 'backoff' : 'retry_after',
+    'partner_equity.wait.duration_ms': notice.delayMs,
   });
 }
 
@@ -53,6 +58,8 @@ export async function traceOperation<T>(
     span.set({
       'http.response.status_code': result.response.status,
       'partner_equity.request_id': result.response.requestId,
+      // `Idempotent-Replayed: true`: the server replayed the first answer; nothing was written this time.
+      'partner_equity.idempotency.replayed': result.response.replayed || undefined,
     });
     return result;
   } catch (error) {

@@ -16,6 +16,8 @@ export interface RequestOptions {
   maxRetries?: number;
   /** Extra request headers for this call only; they override the client's `defaultHeaders`. */
   headers?: Record<string, string>;
+  /** Longest total wait for the rate limit in this call, in ms. @default the client's `maxRateLimitWait` (60_000) */
+  maxRateLimitWait?: number;
 }
 
 /**

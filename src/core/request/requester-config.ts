@@ -2,6 +2,7 @@ import type { Tracing } from '../../tracing/tracing.js';
 import type { Clock } from '../clock.js';
 import type { Logger, LogLevel } from '../logging/logger.js';
 import type { SecretRegistry } from '../logging/secret-registry.js';
+import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { Transport } from '../transport/transport.js';
 import type { Authenticator } from './authenticator.js';
 import type { ResponseValidation } from './response-validation.js';
@@ -35,4 +36,8 @@ export interface RequesterConfig {
   tracing?: Tracing | undefined;
   /** Log personal data fields (e-mail, names, date of birth…) instead of masking them. @default false */
   logPersonalData?: boolean | undefined;
+  /** Paces bearer requests (shared by derived clients); none with `rateLimit: false`. */
+  rateLimiter?: RateLimiter | undefined;
+  /** Longest total wait for the rate limit in one call, in ms. @default 60_000 */
+  maxRateLimitWait?: number | undefined;
 }

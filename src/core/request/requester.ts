@@ -1,6 +1,7 @@
 import { AbortError } from 'p-retry';
 import type { z } from 'zod';
 import { IdempotencyKey } from '../../schemas/request-params.js';
+import { recordWait } from '../../tracing/tracing.js';
 import { optionIssues } from '../check-options.js';
 import {
   InputValidationError,
@@ -8,6 +9,7 @@ import {
   userAbortError,
   type ValidationIssue,
 } from '../errors/errors.js';
+import { pacedSend } from '../rate-limit/rate-limiter.js';
 import type { PreparedUpload } from '../uploads/upload-file.js';
 import { type FilePart, multipartOf, prepareFilePart } from '../uploads/upload-request.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
@@ -289,7 +291,7 @@ export class Requester {
         throw new AbortError(asError(error));
       }
       try {
-        let read = await sendAttempt(config, state, token);
+        let read = await pacedSend(config, state, () => sendAttempt(config, state, token));
         if (read.status === 401 && token !== undefined)
           read = await this.#afterUnauthorized(state, token, read);
         const context: ResponseContext = {
@@ -337,12 +339,14 @@ export class Requester {
     const signal = state.spec.options?.signal;
     state.refreshedAfter401 = true;
     let fresh: string;
+    const waitStarted = config.clock.now();
     try {
       if (!(await authenticator.onUnauthorized(token, signal))) return first;
       fresh = await authenticator.getToken(signal);
     } catch (error) {
       throw new AbortError(asError(error));
     }
+    recordWait('unauthorized', config.clock.now() - waitStarted);
     config.logger.debug(`${state.spec.method} ${state.spec.path}: 401, retrying once with a renewed token`);
     return sendAttempt(config, state, fresh);
   }
