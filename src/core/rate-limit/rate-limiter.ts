@@ -117,13 +117,13 @@ export class RateLimiter {
    * Learns from an answer (`undefined`: none came); returns the ms a 429 asked to wait, when it said. A wait
    * longer than the caller's `maxWaitMs` is not imposed on the other requests (the caller gives up on it).
    */
-  observe(read: Pick<ReadResponse, 'status' | 'head'> | undefined, maxWaitMs = Infinity): number | undefined {
+  observe(read: Pick<ReadResponse, 'status' | 'headers'> | undefined, maxWaitMs = Infinity): number | undefined {
     const now = this.#clock.now();
     if (this.#mode === 'probe') this.#probing = false;
     if (read !== undefined) this.#probeTimer?.abort();
     const limited = read?.status === 429;
     const hint =
-      read === undefined || (read.status >= 500 && !limited) ? undefined : readRateLimit(read.head, now);
+      read === undefined || (read.status >= 500 && !limited) ? undefined : readRateLimit(read.headers, now);
     if (hint === undefined && !limited) {
       if (read !== undefined && this.#mode === 'probe') this.#mode = 'open';
       if (this.#cubic !== undefined && read !== undefined && read.status < 400) this.#grow(now);
