@@ -53,12 +53,9 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
 /**
  * An e-mail address: the one rule the SDK's input check, the fake API and `partner-equity import --check`
  * share, so a row one of them passes is never refused by another for its format. Letters outside ASCII
- * are addresses too (RFC 6531: `chloé@exemple.fr`); 254 characters is RFC 5321's limit on a path.
+ * are addresses too (RFC 6531: `chloé@exemple.fr`). No length bound: the spec states none.
  */
-export const EmailAddress = z
-  .string()
-  .max(254, 'Expected an e-mail address of at most 254 characters')
-  .regex(EMAIL_PATTERN, 'Expected an e-mail address');
+export const EmailAddress = z.string().regex(EMAIL_PATTERN, 'Expected an e-mail address');
 
 /** A real calendar date `YYYY-MM-DD` (leap years checked). */
 export const CalendarDate = z.iso.date();

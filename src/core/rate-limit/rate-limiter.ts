@@ -117,7 +117,10 @@ export class RateLimiter {
    * Learns from an answer (`undefined`: none came); returns the ms a 429 asked to wait, when it said. A wait
    * longer than the caller's `maxWaitMs` is not imposed on the other requests (the caller gives up on it).
    */
-  observe(read: Pick<ReadResponse, 'status' | 'headers'> | undefined, maxWaitMs = Infinity): number | undefined {
+  observe(
+    read: Pick<ReadResponse, 'status' | 'headers'> | undefined,
+    maxWaitMs = Infinity,
+  ): number | undefined {
     const now = this.#clock.now();
     if (this.#mode === 'probe') this.#probing = false;
     if (read !== undefined) this.#probeTimer?.abort();

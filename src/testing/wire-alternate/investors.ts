@@ -12,12 +12,13 @@ export const MAX_INVESTOR_ROWS = 1000;
 
 /**
  * One investor to create: `partnerInvestorId` and `email` required; the other fields optional (absent or
- * `null`), checked when given; at most 255 characters each (the e-mail as the SDK checks it: 254); the
+ * `null`), checked when given; at most 255 characters each (the e-mail too, a bound of
+ * this profile's own, past the SDK's format check); the
  * country code in either case.
  */
 export const InvestorInput = z.object({
   partnerInvestorId: z.string().min(1).max(255),
-  email: EmailAddress,
+  email: EmailAddress.max(255),
   firstName: z.string().trim().min(1).max(255).nullish(),
   lastName: z.string().trim().min(1).max(255).nullish(),
   dateOfBirth: CalendarDate.nullish(),
