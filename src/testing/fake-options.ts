@@ -37,6 +37,11 @@ export interface FakePartnerEquityOptions {
   uploadLimitBytes?: number;
   /** Largest JSON or form body in bytes (413 above). @default 5242880 (5 MiB; alternate profile: 2 MiB) */
   maxJsonBodyBytes?: number;
+  /**
+   * A proxy's cap in front of the service: a JSON request body over this many bytes is answered 413 with an
+   * HTML page (as nginx's `client_max_body_size` does), before the service sees it. @default no cap
+   */
+  maxBodyBytes?: number | undefined;
   /** Rows per `POST /v1/investors` (422 above). @default 500 (alternate profile: 1000) */
   maxInvestorRows?: number;
   /** Rows per `POST /v1/spvs/{spv_slug}/subscriptions` (422 above). @default 500 (alternate profile: 1000) */
@@ -103,5 +108,7 @@ export function resolveSettings(options: FakePartnerEquityOptions, defaults: Pro
     idempotencyRetentionMs: positive('idempotencyRetentionMs', options.idempotencyRetentionMs, 86_400_000),
     webhookTimeoutMs: positive('webhookTimeoutMs', options.webhookTimeoutMs, 5_000),
     reconcilerIntervalMs: positive('reconcilerIntervalMs', options.reconcilerIntervalMs, 60_000),
+    maxBodyBytes:
+      options.maxBodyBytes === undefined ? undefined : positive('maxBodyBytes', options.maxBodyBytes, 0),
   };
 }

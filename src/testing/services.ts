@@ -22,6 +22,8 @@ export interface FakeSettings {
   idempotencyRetentionMs: number;
   webhookTimeoutMs: number;
   reconcilerIntervalMs: number;
+  /** The proxy's JSON body cap (413 with an HTML page above); none when undefined. */
+  maxBodyBytes?: number | undefined;
 }
 
 /** What routes, admin controls and the pipeline share: one instance per fake. @internal */
