@@ -1,4 +1,5 @@
 import { createTokenManager } from './auth/create-token-manager.js';
+import type { ChunkFits } from './core/bulk/chunk-fit.js';
 import { type ClientOptions, validateClientOptions } from './core/client-options.js';
 import { type Clock, systemClock } from './core/clock.js';
 import { InputValidationError } from './core/errors/errors.js';
@@ -54,6 +55,7 @@ interface Shared {
   transport: Transport | ClosableTransport;
   authenticator: Authenticator | undefined;
   secrets: SecretRegistry;
+  chunkFits: ChunkFits;
 }
 
 /**
@@ -81,6 +83,7 @@ export class PartnerEquity {
   readonly #transport: Transport | ClosableTransport;
   readonly #authenticator: Authenticator | undefined;
   readonly #secrets: SecretRegistry;
+  readonly #chunkFits: ChunkFits;
   readonly #requester: Requester;
 
   /** Token info (`GET /v1/oauth2/info`). Tokens themselves are obtained and renewed for you. */
@@ -114,6 +117,7 @@ export class PartnerEquity {
 
     // The tokens and assertions the token manager handles, redacted by value from errors and logs.
     const secrets = shared?.secrets ?? new SecretRegistry();
+    this.#chunkFits = shared?.chunkFits ?? new Map();
     const logger = levelLogger(o.logger ?? consoleLogger, logLevel);
     if (shared === undefined && isCleartextToNetwork(o.baseUrl)) {
       logger.warn('baseUrl is plain http to another host (allowInsecureHttp): tokens travel in cleartext');
@@ -132,6 +136,7 @@ export class PartnerEquity {
       validation: responseValidation(resolveResponseValidation(o.responseValidation), logger),
       secrets,
       logPersonalData: o.logPersonalData,
+      chunkFits: this.#chunkFits,
       tracing: new Tracing({
         tracerProvider: o.tracerProvider,
         secrets,
@@ -184,6 +189,7 @@ export class PartnerEquity {
       transport: this.#transport,
       authenticator: this.#authenticator,
       secrets: this.#secrets,
+      chunkFits: this.#chunkFits,
     };
     try {
       return new PartnerEquity(merged);

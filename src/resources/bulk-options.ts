@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BulkProgress } from '../core/bulk/bulk-run.js';
+import type { BulkChunk, BulkProgress } from '../core/bulk/bulk-run.js';
 import type { IdempotentRequestOptions } from './idempotent-request-options.js';
 
 /** Rows per request by default: the spec shows no row limit; 500 is what the fake accepts. */
@@ -9,10 +9,10 @@ export const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 16;
 
 /** Options of the chunked bulk calls (`investors.create`, `subscriptions.create`). */
-export interface BulkCreateOptions extends IdempotentRequestOptions {
+export interface BulkCreateOptions<Input = unknown, Result = unknown> extends IdempotentRequestOptions {
   /**
-   * Rows per request; larger arrays are split. The spec shows no per-request row limit: lower this if your
-   * environment answers large chunks with 413 or 422.
+   * Rows per request; larger inputs are split. The spec shows no per-request row limit: a chunk the
+   * service refuses as too large (413, or a 400/422 saying too many rows) is sent again in halves.
    * @default 500
    */
   chunkSize?: number;
@@ -20,23 +20,40 @@ export interface BulkCreateOptions extends IdempotentRequestOptions {
   concurrency?: number;
   /** Called after every chunk with the rows answered so far; the last call has `done === total`. */
   onProgress?: (progress: BulkProgress) => void;
+  /**
+   * Called with each chunk's rows and results, in input order, once the chunk is answered; the next chunk
+   * waits for a returned promise. Given with an `AsyncIterable`, rows are handed here and not kept: the
+   * call's `results`, `succeeded`, `failed` and `retryable` are then empty, and memory stays bounded by
+   * `chunkSize` × `concurrency` whatever the input's length.
+   *
+   * @example
+   * ```ts
+   * await client.investors.create(readRows('investors.csv'), {
+   *   onChunk: async ({ results }) => out.write(results.map((row) => JSON.stringify(row)).join('\n')),
+   * });
+   * ```
+   */
+  onChunk?: (chunk: BulkChunk<Input, Result>) => void | Promise<void>;
 }
+
+const callback = <T>() =>
+  z.custom<T>((value) => typeof value === 'function', 'Expected a function').optional();
 
 /** The checks of {@link BulkCreateOptions}' own fields. */
 export const BulkOptions = z.object({
   chunkSize: z.int().min(1).optional(),
   concurrency: z.int().min(1).max(MAX_CONCURRENCY).optional(),
-  onProgress: z
-    .custom<(progress: BulkProgress) => void>((value) => typeof value === 'function', 'Expected a function')
-    .optional(),
+  onProgress: callback<(progress: BulkProgress) => void>(),
+  onChunk: callback<(chunk: BulkChunk<never, never>) => void | Promise<void>>(),
 });
 
 /** The bulk fields of `options`, picked for {@link BulkOptions}. */
-export function bulkFields(options: BulkCreateOptions | undefined): Record<string, unknown> {
+export function bulkFields<I, R>(options: BulkCreateOptions<I, R> | undefined): Record<string, unknown> {
   return {
     chunkSize: options?.chunkSize,
     concurrency: options?.concurrency,
     onProgress: options?.onProgress,
+    onChunk: options?.onChunk,
   };
 }
 

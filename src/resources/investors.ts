@@ -21,12 +21,12 @@ import {
   splitResults,
 } from './bulk-options.js';
 import { resolveIdempotencyKey } from './idempotent-request-options.js';
-import { checkInvestorRow, checkInvestorRows } from './investor-rows.js';
-import { callOf, OPERATIONS, operationName } from './operations.js';
+import { checkInvestorRows, investorRowCheck } from './investor-rows.js';
+import { callOf, OPERATIONS } from './operations.js';
 import { guarded, inputIssues, requestOptions } from './parse-input.js';
 
 /** Options of `client.investors.create()`. */
-export type InvestorCreateOptions = BulkCreateOptions;
+export type InvestorCreateOptions = BulkCreateOptions<InvestorInput, InvestorRowResult>;
 
 /** The outcome of `client.investors.create()`: every row answered, in input order. */
 export interface InvestorBulkResult {
@@ -91,25 +91,30 @@ export class Investors {
    * `withResponse()` gives the last chunk's response, with `attempts` summed over chunks and the call's
    * own `idempotencyKey` (status 0 when nothing was sent).
    */
-  create(investors: InvestorInput[], options?: InvestorCreateOptions): APIPromise<InvestorBulkResult> {
+  create(
+    investors: InvestorInput[] | AsyncIterable<InvestorInput>,
+    options?: InvestorCreateOptions,
+  ): APIPromise<InvestorBulkResult> {
     return guarded(() => {
-      const checked = checkInvestorRows(investors);
+      checkInvestorRows(investors);
       const { key, issues: keyIssues } = resolveIdempotencyKey(options);
       const { data, issues } = inputIssues(BulkOptions, bulkFields(options));
       if (data === undefined || keyIssues.length > 0) {
         throw new InputValidationError('investors.create options', [...issues, ...keyIssues]);
       }
       const pipelineOptions = requestOptions(options);
+      const chunkSize = data.chunkSize ?? DEFAULT_CHUNK_SIZE;
+      const concurrency = data.concurrency ?? DEFAULT_CONCURRENCY;
+      const stream = !Array.isArray(investors);
       const outcome = runBulk<InvestorInput, InvestorRowResult>({
-        inputs: checked.inputs,
-        prefilled: checked.prefilled,
-        check: checkInvestorRow,
-        chunkSize: data.chunkSize ?? DEFAULT_CHUNK_SIZE,
-        concurrency: data.concurrency ?? DEFAULT_CONCURRENCY,
+        inputs: investors,
+        check: investorRowCheck(stream ? chunkSize * (concurrency + 1) : Number.POSITIVE_INFINITY),
+        chunkSize,
+        concurrency,
         baseKey: key,
         field: 'investors',
-        tracing: this.#requester.config.tracing,
-        operation: operationName(OPERATIONS['investors.create']),
+        requester: this.#requester,
+        operation: 'investors.create',
         send: (rows, idempotencyKey, bodyJson) =>
           this.#requester.request({
             ...callOf(OPERATIONS['investors.create']),
@@ -126,8 +131,9 @@ export class Investors {
         failure: investorFailure,
         succeeded: isSuccess,
         onProgress: data.onProgress,
-      }).then(({ results, chunks, response }) => ({
-        data: { results, ...splitResults(results, checked.inputs, isSuccess), chunks },
+        onChunk: options?.onChunk,
+      }).then(({ rows, results, chunks, response }) => ({
+        data: { results, ...splitResults(results, rows, isSuccess), chunks },
         response,
       }));
       return new APIPromise(outcome);

@@ -40,9 +40,11 @@ const CreateArgs = z.strictObject({
   spvSlug: PathParam,
   subscriptions: z.array(SubscriptionInput).min(1, 'Expected at least one subscription'),
 });
+// A stream's rows are checked as they are read (checkSubscriptionRow).
+const StreamArgs = z.strictObject({ spvSlug: PathParam, subscriptions: z.unknown() });
 
 /** Options of `client.subscriptions.create()`. */
-export type SubscriptionCreateOptions = BulkCreateOptions;
+export type SubscriptionCreateOptions = BulkCreateOptions<SubscriptionInput, SubscriptionRowResult>;
 
 /** The outcome of `client.subscriptions.create()`: every row answered, in input order. */
 export interface SubscriptionBulkResult {
@@ -79,6 +81,19 @@ function subscriptionFailure(
     error,
   };
 }
+
+// A streamed row failing `SubscriptionInput` fails with `invalid_field`; its chunk is held back whole.
+function checkSubscriptionRow(
+  row: SubscriptionInput,
+): { input: SubscriptionInput } | { result: SubscriptionRowResult } {
+  const parsed = SubscriptionInput.safeParse(row);
+  if (parsed.success) return { input: parsed.data as SubscriptionInput };
+  const message = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+  const error = { code: 'invalid_field', message, retryable: false };
+  return { result: subscriptionFailure(isObject(row) ? row : ({} as SubscriptionInput), error) };
+}
+
+const isObject = (value: unknown): value is SubscriptionInput => typeof value === 'object' && value !== null;
 
 function subscriptionResultRows(body: { results: SubscriptionRowSuccess[] }): SubscriptionRowSuccess[] {
   return resultRows(body) as SubscriptionRowSuccess[];
@@ -132,28 +147,30 @@ export class Subscriptions {
    */
   create(
     spvSlug: string,
-    subscriptions: SubscriptionInput[],
+    subscriptions: SubscriptionInput[] | AsyncIterable<SubscriptionInput>,
     options?: SubscriptionCreateOptions,
   ): APIPromise<SubscriptionBulkResult> {
     return guarded(() => {
       const { key, issues: keyIssues } = resolveIdempotencyKey(options);
-      const { data, issues } = inputIssues(CreateArgs, { spvSlug, subscriptions });
+      const stream =
+        typeof subscriptions === 'object' && subscriptions !== null && Symbol.asyncIterator in subscriptions;
+      const { data, issues } = inputIssues(stream ? StreamArgs : CreateArgs, { spvSlug, subscriptions });
       const bulk = inputIssues(BulkOptions, bulkFields(options));
       const all = [...issues, ...bulk.issues, ...keyIssues];
       if (data === undefined || bulk.data === undefined || all.length > 0)
         throw new InputValidationError('subscriptions.create input', all);
       const call = callOf(OPERATIONS['subscriptions.create'], { spv_slug: data.spvSlug });
       const pipelineOptions = requestOptions(options);
-      const inputs = data.subscriptions as SubscriptionInput[];
       const outcome = runBulk<SubscriptionInput, SubscriptionRowResult>({
-        inputs,
-        prefilled: [],
+        inputs: subscriptions,
+        check: checkSubscriptionRow,
+        wholeChunks: true,
         chunkSize: bulk.data.chunkSize ?? DEFAULT_CHUNK_SIZE,
         concurrency: bulk.data.concurrency ?? DEFAULT_CONCURRENCY,
         baseKey: key,
         field: 'subscriptions',
-        tracing: this.#requester.config.tracing,
-        operation: call.operation,
+        requester: this.#requester,
+        operation: 'subscriptions.create',
         send: (rows, idempotencyKey, bodyJson) =>
           this.#requester.request({
             ...call,
@@ -168,8 +185,9 @@ export class Subscriptions {
         failure: subscriptionFailure,
         succeeded: isSubscribed,
         onProgress: bulk.data.onProgress,
-      }).then(({ results, chunks, response }) => ({
-        data: { results, ...splitResults(results, inputs, isSubscribed), chunks },
+        onChunk: options?.onChunk,
+      }).then(({ rows, results, chunks, response }) => ({
+        data: { results, ...splitResults(results, rows, isSubscribed), chunks },
         response,
       }));
       return new APIPromise(outcome);

@@ -1,4 +1,5 @@
 import type { Tracing } from '../../tracing/tracing.js';
+import type { ChunkFits } from '../bulk/chunk-fit.js';
 import type { Clock } from '../clock.js';
 import type { Logger, LogLevel } from '../logging/logger.js';
 import type { SecretRegistry } from '../logging/secret-registry.js';
@@ -35,4 +36,6 @@ export interface RequesterConfig {
   tracing?: Tracing | undefined;
   /** Log personal data fields (e-mail, names, date of birth…) instead of masking them. @default false */
   logPersonalData?: boolean | undefined;
+  /** What bulk calls learned of the service's request-size limit; shared by `withOptions()` clients. */
+  chunkFits?: ChunkFits | undefined;
 }
