@@ -140,6 +140,8 @@ interface Slot<Input, Result> {
   index: number;
   rows: Input[];
   inputs: (Input | undefined)[];
+  /** Each sent row as stable JSON, written once: a split chunk's halves reuse it. */
+  json: (string | undefined)[];
   results: (Result | undefined)[];
   reports: BulkChunkReport[];
 }
@@ -228,6 +230,7 @@ class BulkRun<Input, Result> {
       index,
       rows,
       inputs: new Array(rows.length),
+      json: new Array(rows.length),
       results: new Array(rows.length),
       reports: [],
     };
@@ -265,13 +268,11 @@ class BulkRun<Input, Result> {
   #piece(slot: Slot<Input, Result>, positions: number[], part: string) {
     const { field, baseKey } = this.#spec;
     const rows = positions.map((i) => slot.inputs[i] as Input);
-    const bodyJson = stableJson({ [field]: rows });
+    // `stableJson({ [field]: rows })`, from each row's JSON: the rows' part of it is what is hashed.
+    const rowsJson = `[${positions.map((i) => (slot.json[i] ??= stableJson(slot.inputs[i]))).join(',')}]`;
+    const bodyJson = `{${JSON.stringify(field)}:${rowsJson}}`;
     const base = chunkKey(baseKey, slot.index);
-    // The rows' part of the body text is what is hashed.
-    const key = idempotencyKeyOfJson(
-      part === '' ? base : `${base}/${part}`,
-      bodyJson.slice(field.length + 4, -1),
-    );
+    const key = idempotencyKeyOfJson(part === '' ? base : `${base}/${part}`, rowsJson);
     const report: BulkChunkReport = {
       index: slot.index,
       rows: rows.length,
@@ -289,7 +290,7 @@ class BulkRun<Input, Result> {
   async #sendPiece(slot: Slot<Input, Result>, positions: number[], part: string): Promise<void> {
     const spec = this.#spec;
     const { rows, bodyJson, report } = this.#piece(slot, positions, part);
-    const bytes = Buffer.byteLength(bodyJson);
+    const bytes = () => Buffer.byteLength(bodyJson);
     // Split unsent what is as large as a body already refused: the service would refuse it too.
     if (rows.length > 1 && knownTooLarge(this.#fit, bytes, rows.length))
       return this.#halves(slot, positions, part);
@@ -326,7 +327,8 @@ class BulkRun<Input, Result> {
       const refusal = sizeRefusal(error);
       if (refusal !== undefined && rows.length > 1) {
         report.split = true;
-        if (refusal === 'bytes') this.#fit.refusedBytes = Math.min(bytes, this.#fit.refusedBytes ?? bytes);
+        if (refusal === 'bytes')
+          this.#fit.refusedBytes = Math.min(bytes(), this.#fit.refusedBytes ?? bytes());
         else this.#fit.refusedRows = Math.min(rows.length, this.#fit.refusedRows ?? rows.length);
         return this.#halves(slot, positions, part);
       }

@@ -26,9 +26,10 @@ export function chunkFitOf(fits: ChunkFits | undefined, operation: string): Chun
   return fit;
 }
 
-/** Whether a body of `bytes` with `rows` rows is as large as one already refused. */
-export function knownTooLarge(fit: ChunkFit, bytes: number, rows: number): boolean {
-  return bytes >= (fit.refusedBytes ?? Number.POSITIVE_INFINITY) || rows >= (fit.refusedRows ?? Infinity);
+/** Whether a body of `bytes()` with `rows` rows is as large as one already refused (bytes counted only then). */
+export function knownTooLarge(fit: ChunkFit, bytes: () => number, rows: number): boolean {
+  if (rows >= (fit.refusedRows ?? Number.POSITIVE_INFINITY)) return true;
+  return fit.refusedBytes !== undefined && bytes() >= fit.refusedBytes;
 }
 
 const TOO_BIG = /too[ _-]?(many|large|long|big)|at most \d+|exceed|maximum/i;
