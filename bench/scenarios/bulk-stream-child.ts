@@ -1,7 +1,9 @@
 // One run of scenario 8's SDK figures in a process of its own (import-csv.ts): the built SDK's
 // `investors.create` fed by an async generator of generated rows, results taken by `onChunk`, against the
-// echo server. Prints `{ seconds, done, failed, peakMb }`; peak RSS is the process's getrusage maximum.
+// echo server. Prints `{ seconds, cpuSeconds, done, failed, peakMb, heapUsedMb, newSpaceMb }`: peak RSS is the
+// process's getrusage maximum; the heap in use and V8's young generation (new space) are taken at the end.
 import { readFile } from 'node:fs/promises';
+import { getHeapSpaceStatistics } from 'node:v8';
 import type * as Sdk from '../../src/index.js';
 
 const [indexUrl = '', baseUrl = '', keyFile = '', rowsArg = '0', chunkArg = '500'] = process.argv.slice(2);
@@ -30,6 +32,7 @@ async function* rows(count: number) {
 let done = 0;
 let failed = 0;
 const started = performance.now();
+const cpuStarted = process.cpuUsage();
 await client.investors.create(rows(Number(rowsArg)), {
   chunkSize: Number(chunkArg),
   onChunk: ({ results }) => {
@@ -38,7 +41,13 @@ await client.investors.create(rows(Number(rowsArg)), {
   },
 });
 const seconds = (performance.now() - started) / 1000;
+const cpu = process.cpuUsage(cpuStarted);
+const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 await client.close();
+const mb = (bytes: number) => bytes / (1024 * 1024);
+const newSpace = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
+const peakMb = process.resourceUsage().maxRSS / 1024;
+const heapUsedMb = mb(process.memoryUsage().heapUsed);
 process.stdout.write(
-  `${JSON.stringify({ seconds, done, failed, peakMb: process.resourceUsage().maxRSS / 1024 })}\n`,
+  `${JSON.stringify({ seconds, cpuSeconds, done, failed, peakMb, heapUsedMb, newSpaceMb: mb(newSpace) })}\n`,
 );
