@@ -52,7 +52,7 @@ export function checkInvestorRows(investors: unknown): void {
 /**
  * The row check of one `investors.create` call: a `partnerInvestorId` seen at most `window` positions
  * earlier fails with `duplicate_in_request` (the first occurrence alone is sent); then
- * {@link checkInvestorRow}. An array's window is the whole call; a stream's covers the chunks in flight,
+ * {@link checkInvestorRow}. An array's window is the whole call; a stream's covers the chunks held at once,
  * so memory stays bounded (a repeat further apart is sent and the API answers it `existing`). A stream's
  * malformed row fails alone with `invalid_field`.
  */

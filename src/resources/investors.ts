@@ -108,7 +108,7 @@ export class Investors {
       const stream = !Array.isArray(investors);
       const outcome = runBulk<InvestorInput, InvestorRowResult>({
         inputs: investors,
-        check: investorRowCheck(stream ? chunkSize * (concurrency + 1) : Number.POSITIVE_INFINITY),
+        check: investorRowCheck(stream ? chunkSize * (2 * concurrency + 1) : Number.POSITIVE_INFINITY),
         chunkSize,
         concurrency,
         baseKey: key,

@@ -63,7 +63,7 @@ type RowError = { code: string; message: string; retryable: boolean };
 
 /** How one kind of bulk call sends rows and reads results. */
 export interface BulkRunSpec<Input, Result> {
-  /** The rows of the call, in input order: read a chunk at a time, never ahead of the chunks in flight. */
+  /** The rows of the call, in input order: read a chunk at a time, never ahead of the chunks held. */
   inputs: readonly Input[] | AsyncIterable<Input>;
   /** The row's own checks as its chunk is read (`position` in the input): the row to send, or its result. */
   check(input: Input, position: number): { input: Input } | { result: Result };
@@ -146,8 +146,6 @@ interface Slot<Input, Result> {
   reports: BulkChunkReport[];
 }
 
-const ignore = () => {};
-
 class BulkRun<Input, Result> {
   readonly #spec: BulkRunSpec<Input, Result>;
   readonly #fit;
@@ -175,7 +173,9 @@ class BulkRun<Input, Result> {
     this.#refusedAhead = this.#checked?.filter((checked) => 'result' in checked).length ?? 0;
     const iterator =
       array === undefined ? (spec.inputs as AsyncIterable<Input>)[Symbol.asyncIterator]() : undefined;
-    const window: Promise<Slot<Input, Result>>[] = [];
+    // Chunks in input order: at most `concurrency` in flight, and at most twice that held for their turn.
+    const window: { sending: Promise<Slot<Input, Result>>; settled: boolean }[] = [];
+    const pending = () => window.filter((entry) => !entry.settled);
     let ended = false;
     let readError: { error: unknown } | undefined;
     try {
@@ -192,14 +192,23 @@ class BulkRun<Input, Result> {
           ended = true;
           break;
         }
-        const sending = this.#send(this.#check(index, rows));
-        sending.catch(ignore); // awaited in order below
-        window.push(sending);
-        if (window.length >= spec.concurrency) await this.#deliver(await (window.shift() as typeof sending));
+        const entry = { sending: this.#send(this.#check(index, rows)), settled: false };
+        entry.sending.then(
+          () => (entry.settled = true),
+          () => (entry.settled = true),
+        );
+        window.push(entry);
+        for (;;) {
+          while (window[0]?.settled === true)
+            await this.#deliver(await (window.shift() as typeof entry).sending);
+          if (pending().length < spec.concurrency && window.length < 2 * spec.concurrency) break;
+          await Promise.race(pending().map((waiting) => waiting.sending));
+        }
       }
-      while (window.length > 0) await this.#deliver(await (window.shift() as (typeof window)[number]));
+      while (window.length > 0)
+        await this.#deliver(await (window.shift() as (typeof window)[number]).sending);
     } finally {
-      await Promise.allSettled(window);
+      await Promise.allSettled(window.map((entry) => entry.sending));
       if (!ended) await iterator?.return?.();
     }
     if (readError !== undefined) throw readError.error;
