@@ -1,4 +1,5 @@
 import { createTokenManager } from './auth/create-token-manager.js';
+import type { ChunkFits } from './core/bulk/chunk-fit.js';
 import { type ClientOptions, validateClientOptions } from './core/client-options.js';
 import { type Clock, systemClock } from './core/clock.js';
 import { InputValidationError } from './core/errors/errors.js';
@@ -58,6 +59,7 @@ interface Shared {
   authenticator: Authenticator | undefined;
   secrets: SecretRegistry;
   rateLimiter: RateLimiter | undefined;
+  chunkFits: ChunkFits;
 }
 
 /**
@@ -86,6 +88,7 @@ export class PartnerEquity {
   readonly #authenticator: Authenticator | undefined;
   readonly #secrets: SecretRegistry;
   readonly #rateLimiter: RateLimiter | undefined;
+  readonly #chunkFits: ChunkFits;
   readonly #requester: Requester;
 
   /** Token info (`GET /v1/oauth2/info`). Tokens themselves are obtained and renewed for you. */
@@ -119,6 +122,7 @@ export class PartnerEquity {
 
     // The tokens and assertions the token manager handles, redacted by value from errors and logs.
     const secrets = shared?.secrets ?? new SecretRegistry();
+    this.#chunkFits = shared?.chunkFits ?? new Map();
     const logger = levelLogger(o.logger ?? consoleLogger, logLevel);
     if (shared === undefined && isCleartextToNetwork(o.baseUrl)) {
       logger.warn('baseUrl is plain http to another host (allowInsecureHttp): tokens travel in cleartext');
@@ -149,6 +153,7 @@ export class PartnerEquity {
       validation: responseValidation(resolveResponseValidation(o.responseValidation), logger),
       secrets,
       logPersonalData: o.logPersonalData,
+      chunkFits: this.#chunkFits,
       tracing: new Tracing({
         tracerProvider: o.tracerProvider,
         secrets,
@@ -205,6 +210,7 @@ export class PartnerEquity {
       authenticator: this.#authenticator,
       secrets: this.#secrets,
       rateLimiter: this.#rateLimiter,
+      chunkFits: this.#chunkFits,
     };
     try {
       return new PartnerEquity(merged);

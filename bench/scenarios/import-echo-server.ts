@@ -20,7 +20,11 @@ export interface EchoServer {
   close(): Promise<void>;
 }
 
-export async function startEchoServer(): Promise<EchoServer> {
+/**
+ * Starts the echo server. `maxBodyBytes`: a proxy's cap in front of it, a larger JSON body answered 413 with
+ * an HTML page (as `FakePartnerEquity`'s option of that name does).
+ */
+export async function startEchoServer(maxBodyBytes = Number.POSITIVE_INFINITY): Promise<EchoServer> {
   let chunks = 0;
   const server: Server = createServer((req, res) => {
     const parts: Buffer[] = [];
@@ -35,8 +39,13 @@ export async function startEchoServer(): Promise<EchoServer> {
       };
       if (req.method === 'POST' && req.url === '/v1/oauth2/tokens') return json(201, TOKEN);
       if (req.method !== 'POST' || req.url !== '/v1/investors') return json(404, '{"code":"not_found"}');
+      const body = Buffer.concat(parts);
+      if (body.byteLength > maxBodyBytes) {
+        res.writeHead(413, { 'content-type': 'text/html' });
+        return res.end('<html><body><h1>413 Request Entity Too Large</h1></body></html>');
+      }
       chunks += 1;
-      const { investors } = JSON.parse(Buffer.concat(parts).toString('utf8')) as {
+      const { investors } = JSON.parse(body.toString('utf8')) as {
         investors: { partnerInvestorId: string }[];
       };
       const results = investors.map(({ partnerInvestorId }) => ({

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { type BulkChunkReport, type BulkProgress, type BulkRunSpec, runBulk } from '../core/bulk/bulk-run.js';
+import {
+  type BulkChunk,
+  type BulkChunkReport,
+  type BulkProgress,
+  type BulkRunSpec,
+  runBulk,
+} from '../core/bulk/bulk-run.js';
 import { APIPromise } from '../core/request/api-promise.js';
 import type { IdempotentRequestOptions } from '../core/request/request-options.js';
 import type { Operation } from '../core/request/request-spec.js';
@@ -12,10 +18,10 @@ export const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 16;
 
 /** Options of the chunked bulk calls (`investors.create`, `subscriptions.create`). */
-export interface BulkCreateOptions extends IdempotentRequestOptions {
+export interface BulkCreateOptions<Input = unknown, Result = unknown> extends IdempotentRequestOptions {
   /**
-   * Rows per request; larger arrays are split. The spec shows no per-request row limit: lower this if your
-   * environment answers large chunks with 413 or 422.
+   * Rows per request; larger inputs are split. The spec shows no per-request row limit: a chunk the
+   * service refuses as too large (413, or a 400/422 saying too many rows) is sent again in halves.
    * @default 500
    */
   chunkSize?: number;
@@ -23,15 +29,31 @@ export interface BulkCreateOptions extends IdempotentRequestOptions {
   concurrency?: number;
   /** Called after every chunk with the rows answered so far; the last call has `done === total`. */
   onProgress?: (progress: BulkProgress) => void;
+  /**
+   * Called with each chunk's rows and results, in input order, once the chunk is answered; the next chunk
+   * waits for a returned promise. Given with an `AsyncIterable`, rows are handed here and not kept: the
+   * call's `results`, `succeeded`, `failed` and `retryable` are then empty, and memory stays bounded by
+   * `chunkSize` × `concurrency` whatever the input's length.
+   *
+   * @example
+   * ```ts
+   * await client.investors.create(readRows('investors.csv'), {
+   *   onChunk: async ({ results }) => out.write(results.map((row) => JSON.stringify(row)).join('\n')),
+   * });
+   * ```
+   */
+  onChunk?: (chunk: BulkChunk<Input, Result>) => void | Promise<void>;
 }
+
+const callback = <T>() =>
+  z.custom<T>((value) => typeof value === 'function', 'Expected a function').optional();
 
 /** The checks of {@link BulkCreateOptions}' own fields. */
 export const BulkOptions = z.object({
   chunkSize: z.int().min(1).optional(),
   concurrency: z.int().min(1).max(MAX_CONCURRENCY).optional(),
-  onProgress: z
-    .custom<(progress: BulkProgress) => void>((value) => typeof value === 'function', 'Expected a function')
-    .optional(),
+  onProgress: callback<(progress: BulkProgress) => void>(),
+  onChunk: callback<(chunk: BulkChunk<never, never>) => void | Promise<void>>(),
 });
 
 /** A row's result: a failed one says whether another try may pass. */
@@ -53,49 +75,60 @@ export interface BulkResult<Input, Result extends RowResult, Success extends Res
 
 /** How one bulk call is checked and how its rows pair with their results. */
 export interface BulkCall<Input, Result extends RowResult, Success extends Result>
-  extends Pick<BulkRunSpec<Input, Result>, 'check' | 'keyOf' | 'resultKeyOf' | 'failure'> {
+  extends Pick<BulkRunSpec<Input, Result>, 'keyOf' | 'resultKeyOf' | 'failure' | 'wholeChunks'> {
   /** The call's arguments besides its rows (the path parameters, the whole body when checked up front). */
   input: CallInput;
-  /** The rows to send, from the checked body when `input` has one. */
-  rows: (body: unknown) => Input[];
-  prefilled?: (Result | undefined)[];
+  /** The rows to send: an array from the checked body when `input` has one, or the caller's stream. */
+  rows: (body: unknown) => readonly Input[] | AsyncIterable<Input>;
+  /** Each row's check as its chunk is read, given how many rows the call holds at once (all of an array). */
+  check: (held: number) => BulkRunSpec<Input, Result>['check'];
   succeeded: (result: Result) => result is Success;
 }
 
 /**
  * Checks a chunked call of `operation` (arguments, bulk options and key on the one `InputValidationError`
- * path), then sends its rows through `runBulk`, every chunk one `requester.call` with its derived key.
+ * path), then sends its rows through `runBulk`, every chunk one `requester.call` with its derived key and
+ * the exact JSON text that key was hashed from.
  */
 export function sendBulk<Input, Result extends RowResult, Success extends Result>(
   requester: Requester,
   operation: Operation & { body: { chunkedArray: string } },
   call: BulkCall<Input, Result, Success>,
-  options: BulkCreateOptions | undefined,
+  options: BulkCreateOptions<Input, Result> | undefined,
 ): APIPromise<BulkResult<Input, Result, Success>> {
   try {
     const checked = requester.check(operation, call.input, options);
     const bulk: z.output<typeof BulkOptions> = checked.extras ?? {};
     const inputs = call.rows(checked.body);
     const field = operation.body.chunkedArray;
+    const chunkSize = bulk.chunkSize ?? DEFAULT_CHUNK_SIZE;
+    const concurrency = bulk.concurrency ?? DEFAULT_CONCURRENCY;
+    // A stream's rows are held a window at a time: at most 2 × concurrency chunks waiting, plus one read.
+    const held = Array.isArray(inputs) ? Number.POSITIVE_INFINITY : chunkSize * (2 * concurrency + 1);
     const outcome = runBulk<Input, Result>({
       ...call,
       inputs,
-      prefilled: call.prefilled ?? [],
-      chunkSize: bulk.chunkSize ?? DEFAULT_CHUNK_SIZE,
-      concurrency: bulk.concurrency ?? DEFAULT_CONCURRENCY,
+      check: call.check(held),
+      chunkSize,
+      concurrency,
       baseKey: checked.idempotencyKey as string,
       field,
-      tracing: requester.config.tracing,
+      requester,
       operation: operation.span,
-      send: (rows, idempotencyKey) =>
+      send: (rows, idempotencyKey, bodyJson) =>
         requester.call(
           operation,
-          { ...(call.input.params && { params: call.input.params }), checkedBody: { [field]: rows } },
+          {
+            ...(call.input.params && { params: call.input.params }),
+            checkedBody: { [field]: rows },
+            jsonText: bodyJson,
+          },
           { ...checked.options, idempotencyKey },
         ) as APIPromise<Result[]>,
       onProgress: bulk.onProgress,
-    }).then(({ results, chunks, response }) => ({
-      data: { results, ...splitResults(results, inputs, call.succeeded), chunks },
+      onChunk: options?.onChunk,
+    }).then(({ rows, results, chunks, response }) => ({
+      data: { results, ...splitResults(results, rows, call.succeeded), chunks },
       response,
     }));
     return new APIPromise(outcome);

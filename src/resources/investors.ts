@@ -1,12 +1,12 @@
 import type { APIPromise } from '../core/request/api-promise.js';
 import type { Requester } from '../core/request/requester.js';
-import { checkInvestorRow, checkInvestorRows } from '../schemas/investor-rows.js';
+import { checkInvestorRows, investorRowCheck } from '../schemas/investor-rows.js';
 import type { InvestorInput, InvestorRowResult, InvestorRowSuccess } from '../schemas/investors.js';
 import { type BulkCreateOptions, type BulkResult, sendBulk } from './bulk-options.js';
 import { OPERATIONS } from './operations.js';
 
 /** Options of `client.investors.create()`. */
-export type InvestorCreateOptions = BulkCreateOptions;
+export type InvestorCreateOptions = BulkCreateOptions<InvestorInput, InvestorRowResult>;
 
 /** The outcome of `client.investors.create()`: every row answered, in input order. */
 export type InvestorBulkResult = BulkResult<InvestorInput, InvestorRowResult, InvestorRowSuccess>;
@@ -40,21 +40,23 @@ export class Investors {
    * `idempotencyKey` and the chunk's rows. A chunk that fails as a whole (after retries) fails its rows
    * with `request_failed` (`retryable` when the failure was transient); a non-transient one also stops
    * later chunks, whose rows fail with `not_sent`. The call rejects only when nothing was answered at all,
-   * when `signal` aborts, or for a malformed call (not an array, a row without `partnerInvestorId`).
+   * when `signal` aborts, or for a malformed call (neither an array nor an `AsyncIterable`, an array row without
+   * `partnerInvestorId`).
    *
    * `withResponse()` gives the last chunk's response, with `attempts` summed over chunks and the call's
    * own `idempotencyKey` (status 0 when nothing was sent).
    */
-  create(investors: InvestorInput[], options?: InvestorCreateOptions): APIPromise<InvestorBulkResult> {
-    const { inputs, prefilled, issues } = checkInvestorRows(investors);
+  create(
+    investors: InvestorInput[] | AsyncIterable<InvestorInput>,
+    options?: InvestorCreateOptions,
+  ): APIPromise<InvestorBulkResult> {
     return sendBulk<InvestorInput, InvestorRowResult, InvestorRowSuccess>(
       this.#requester,
       OPERATIONS['investors.create'],
       {
-        input: { issues },
-        rows: () => inputs,
-        prefilled,
-        check: checkInvestorRow,
+        input: { issues: checkInvestorRows(investors) },
+        rows: () => investors,
+        check: investorRowCheck,
         keyOf: investorKey,
         resultKeyOf: investorKey,
         failure: (row, error) => ({ partnerInvestorId: row.partnerInvestorId, status: 'failed', error }),

@@ -1,5 +1,6 @@
 import type { RegisteredClient } from './auth/client-registry.js';
 import type { AccessTokenRecord } from './auth/token-store.js';
+import { capJsonBody } from './body-cap.js';
 import type { FaultSpec } from './fault-injector.js';
 import { fingerprint } from './fingerprint.js';
 import { HttpProblem, unauthorized, unprocessableAt } from './http-problem.js';
@@ -189,10 +190,12 @@ async function handle(
  */
 export async function serve(
   match: RouteMatch | undefined,
-  request: Request,
+  received: Request,
   services: FakeServices,
   allowed: string[] = [],
 ): Promise<Response> {
+  const request = await capJsonBody(received, services.settings.maxBodyBytes);
+  if (request instanceof Response) return record(received, services, request);
   const url = new URL(request.url);
   const entry: RecordedRequest = {
     method: request.method,
@@ -233,5 +236,19 @@ export async function serve(
     response.headers.set(name, value);
   entry.status = response.status;
   services.recordRequest(entry);
+  return response;
+}
+
+// A request the proxy in front answered: recorded, never seen by the service.
+function record(request: Request, services: FakeServices, response: Response): Response {
+  const url = new URL(request.url);
+  services.recordRequest({
+    method: request.method,
+    path: url.pathname,
+    query: url.search,
+    headers: Object.fromEntries(request.headers),
+    status: response.status,
+    at: services.now(),
+  });
   return response;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { followWallClock } from '../../src/cli/follow-wall-clock.js';
 import { PartnerEquity } from '../../src/index.js';
-import { FakePartnerEquity } from '../../src/testing/index.js';
+import { FakePartnerEquity, type FakePartnerEquityOptions } from '../../src/testing/index.js';
 import { approveSpv, spvBody } from '../helpers/spv-body.js';
 
 /**
@@ -27,8 +27,8 @@ export interface ImportPartner {
   client: PartnerEquity;
 }
 
-export async function startImportFake(): Promise<ImportFake> {
-  const fake = new FakePartnerEquity();
+export async function startImportFake(options?: FakePartnerEquityOptions): Promise<ImportFake> {
+  const fake = new FakePartnerEquity(options);
   // As `partner-equity mock` runs it: the fake's clock follows the wall clock the command reads.
   await fake.clock.advance(Date.now() - fake.clock.now());
   const stopClock = followWallClock(fake.clock);

@@ -196,7 +196,7 @@ describe('client.investors.create', () => {
     const notArray = await env.client.investors.create({} as never).catch((e: unknown) => e);
     expect(notArray).toBeInstanceOf(InputValidationError);
     expect((notArray as InputValidationError).issues).toEqual([
-      { path: 'investors', message: 'Expected an array of investor rows' },
+      { path: 'investors', message: 'Expected an array or an AsyncIterable of investor rows' },
     ]);
     const rows = [investorRows(1)[0], null, { email: 'a@b.co' }, { partnerInvestorId: '' }] as never;
     const malformed = await env.client.investors.create(rows).catch((e: unknown) => e);

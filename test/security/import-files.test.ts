@@ -2,11 +2,11 @@ import { link, readFile, stat, symlink, truncate, writeFile } from 'node:fs/prom
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ImportJob } from '../../src/cli/import/import-request.js';
 import { importLimits } from '../../src/cli/import/import-thread.js';
 import { MAX_PEOPLE_FILE_BYTES, readPeople } from '../../src/cli/import/people-file.js';
 import { readCsv } from '../../src/cli/import/read-csv.js';
 import { ResultsFile } from '../../src/cli/import/results-file.js';
-import type { ImportJob } from '../../src/cli/import/run-import.js';
 import { runCli } from '../cli/cli-process.js';
 import {
   type ImportFake,

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import type { PartnerEquity } from '../../index.js';
-import type { ColumnMap } from './columns.js';
+import type { BulkChunkReport, PartnerEquity } from '../../index.js';
 
 /** What `partner-equity import` can import. */
 export type ImportKindName = 'investors' | 'subscriptions';
@@ -38,17 +37,25 @@ export interface ImportKind {
   echoFields: readonly string[];
   /** The results file's column for the created thing's id. */
   idColumn: string;
-  /**
-   * Whether a chunk with a locally refused row is held back whole: the API takes a subscriptions request
-   * whole, and a re-run after the fix must not re-send rows it already created under another key.
-   */
-  holdBackChunkWithBadRow: boolean;
   /** Refuses a header this kind cannot import with the options given (a usage error). */
-  checkColumns?(columns: ColumnMap): void;
+  checkColumns?(columns: { has(field: string): boolean }): void;
   /** Fills fields from {@link extraFields} (partnerInvestorId → servicePersonId); a problem, or undefined. */
   resolve?(row: Record<string, unknown>): string | undefined;
-  /** Sends one chunk of checked rows under `idempotencyKey`; one outcome per row, in order. */
-  send(client: PartnerEquity, rows: Record<string, unknown>[], idempotencyKey: string): Promise<RowOutcome[]>;
-  /** The outcome of each row of a chunk the API refused with a 400, or `undefined` if it cannot say. */
-  refused?(error: unknown, rowCount: number): RowOutcome[] | undefined;
+  /**
+   * Sends the rows through the SDK's bulk call (`null` holds the place of a row refused locally: the SDK
+   * refuses it too). `onChunk` gets each chunk's outcomes, one per row in order, and its requests.
+   */
+  send(
+    client: PartnerEquity,
+    rows: AsyncIterable<Record<string, unknown> | null>,
+    options: SendOptions,
+  ): Promise<void>;
+}
+
+/** How {@link ImportKind.send} sends: the SDK's bulk options, and where each chunk's outcomes go. */
+export interface SendOptions {
+  idempotencyKey: string;
+  chunkSize: number;
+  concurrency: number;
+  onChunk(outcomes: RowOutcome[], reports: readonly BulkChunkReport[]): Promise<void>;
 }

@@ -10,8 +10,8 @@ import {
 } from 'node:worker_threads';
 import type { CliIo } from '../command.js';
 import { CommandError, UsageError } from '../usage-error.js';
+import type { ImportIo, ImportJob } from './import-request.js';
 import { MAX_PEOPLE_FILE_BYTES } from './people-file.js';
-import type { ImportIo, ImportJob } from './run-import.js';
 
 // Why a thread: V8 sizes a heap from the garbage that survives it, not from what stays alive. An import
 // keeps little alive (the chunks in flight: a few MB), but every chunk survives a few young-generation
@@ -123,7 +123,7 @@ function threadError(error: Error): Error {
 async function importThreadMain(): Promise<void> {
   const port = parentPort as MessagePort;
   const { job, stderrIsTTY } = (workerData as ThreadData).partnerEquityImport;
-  const { runImportJob } = await import('./run-import.js');
+  const { runImportJob } = await import('./import-job.js');
   let interrupted: (signal: string) => void = () => {};
   const interrupt = new Promise<string>((resolve) => {
     interrupted = resolve;

@@ -11,19 +11,19 @@ export function investorsImport(): ImportKind {
     substitutes: {},
     echoFields: ['partnerInvestorId'],
     idColumn: 'servicePersonId',
-    holdBackChunkWithBadRow: false,
-    async send(client, rows, idempotencyKey) {
-      // One SDK chunk per call: the SDK derives its key from `idempotencyKey` and these rows.
-      const { results } = await client.investors.create(rows as unknown as InvestorInput[], {
-        idempotencyKey,
-        chunkSize: rows.length,
-        concurrency: 1,
+    async send(client, rows, { onChunk, ...options }) {
+      await client.investors.create(rows as AsyncIterable<InvestorInput>, {
+        ...options,
+        onChunk: ({ results, reports }) =>
+          onChunk(
+            results.map((row) =>
+              row.error == null
+                ? { status: row.status, id: row.servicePersonId }
+                : { status: 'failed', error: row.error },
+            ),
+            reports,
+          ),
       });
-      return results.map((row) =>
-        row.error == null
-          ? { status: row.status, id: row.servicePersonId }
-          : { status: 'failed', error: row.error },
-      );
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { ImportIo } from './run-import.js';
+import type { ImportIo } from './import-request.js';
 
 /** Where an import stands. */
 export interface ImportCounts {
@@ -6,6 +6,8 @@ export interface ImportCounts {
   done: number;
   total: number;
   failed: number;
+  /** Set once chunks were split to fit the service's size limit: the rows per request that worked. */
+  fittedRows?: number;
 }
 
 /** How progress is shown: one self-updating line, a plain line now and then, JSON lines, or nothing. */
@@ -83,6 +85,7 @@ export class Progress {
       `${number(rate)} rows/s`,
       `ETA ${duration(rate === 0 ? Number.POSITIVE_INFINITY : (counts.total - counts.done) / rate)}`,
       `${number(counts.failed)} failed`,
+      ...(counts.fittedRows === undefined ? [] : [`split to fit: ${number(counts.fittedRows)} rows/request`]),
     ].join(' · ');
     this.#io.stderr.write(this.#mode === 'tty' ? `\r\u001b[2K${line}` : `${line}\n`);
   }

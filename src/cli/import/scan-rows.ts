@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { type CheckedRow, checkedRows, type RowSource } from './checked-rows.js';
-import type { ImportIo } from './run-import.js';
+import type { ImportIo } from './import-request.js';
 
 /** What the check pass found. */
 export interface ScanResult {

@@ -1,9 +1,9 @@
 import { NotFoundError, type PartnerEquity } from '../../index.js';
 import { formatError } from '../format-error.js';
 import { IMPORT_EXIT } from './import-exit.js';
+import type { ImportIo, ImportRequest } from './import-request.js';
 import { type ImportCounts, Progress, type ProgressMode } from './progress.js';
 import { ResultsFile, resultCells, resultColumns } from './results-file.js';
-import type { ImportIo, ImportRequest } from './run-import.js';
 import type { ScanResult } from './scan-rows.js';
 import { sendRows } from './send-rows.js';
 
@@ -42,8 +42,11 @@ export async function sendFile(
       concurrency: request.concurrency,
       namespace: request.namespace,
       stopRequested: request.stopRequested,
-      onChunk: async (rows, outcomes) => {
+      onChunk: async (rows, outcomes, reports) => {
         counts.done += rows.length;
+        // Chunks the service refused as too large were split: the progress line says what size worked.
+        for (const report of reports)
+          if (report.fittedRows !== undefined) counts.fittedRows = report.fittedRows;
         counts.failed += outcomes.filter((outcome) => outcome.error !== undefined).length;
         await results?.write(rows.map((row, index) => resultCells(row, outcomes[index] ?? { status: '' })));
         progress.update(counts);

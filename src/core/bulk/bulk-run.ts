@@ -1,15 +1,16 @@
-import { startSpan, type Tracing, within } from '../../tracing/tracing.js';
+import { startSpan, within } from '../../tracing/tracing.js';
 import { APIError, APIUserAbortError, PartnerEquityError } from '../errors/errors.js';
 import type { APIPromise, RawResponse } from '../request/api-promise.js';
 import { chunkKey, idempotencyKeyOfJson, stableJson } from '../request/idempotency.js';
-import { bulkOutcome } from '../request/operation-span.js';
+import type { Requester } from '../request/requester.js';
 import { isRetryable } from '../request/retry-policy.js';
-import { type PoolVerdict, runPool } from './bulk-pool.js';
+import { chunkFitOf, knownTooLarge, namesRows, sizeRefusal } from './chunk-fit.js';
 
 /** Where a long bulk call stands; reported after every chunk (the last report has `done === total`). */
 export interface BulkProgress {
   /** Rows answered so far (including rows refused before sending). */
   done: number;
+  /** The rows of the call: an array's length; for an `AsyncIterable`, the rows read so far. */
   total: number;
   succeeded: number;
   failed: number;
@@ -33,29 +34,52 @@ export interface BulkChunkReport {
   attempts: number;
   /** Why the chunk failed as a whole, after the pipeline's retries. */
   error: PartnerEquityError | undefined;
+  /**
+   * On a piece of a chunk split to fit: which halves it is (`'0'` the first half, `'01'` that half's
+   * second half). Its key is derived from the chunk's key, this place and its rows.
+   */
+  part?: string;
+  /** `true` when the service refused it as too large: its rows were sent again in two halves. */
+  split?: boolean;
+  /** On a piece that got through after a split: the most rows one request has carried since (the size that worked). */
+  fittedRows?: number;
+  /** `true` when its failure stopped the call: later chunks were not sent. */
+  stopped?: boolean;
 }
+
+/** One chunk of a bulk call, handed to `onChunk` in input order once every row of it is answered. */
+export interface BulkChunk<Input, Result> {
+  /** The chunk's slot: rows `[index * chunkSize, (index + 1) * chunkSize)` of the input. */
+  index: number;
+  /** Its input rows, including rows refused before sending. */
+  rows: readonly Input[];
+  /** One result per row, in the order of `rows`. */
+  results: readonly Result[];
+  /** Its requests: none when every row was refused before sending, several when it was split to fit. */
+  reports: readonly BulkChunkReport[];
+}
+
+type RowError = { code: string; message: string; retryable: boolean };
 
 /** How one kind of bulk call sends rows and reads results. */
 export interface BulkRunSpec<Input, Result> {
-  /** Every row of the call, in input order. */
-  inputs: readonly Input[];
-  /** Results known before sending (rows refused call-wide, such as duplicates), by position. */
-  prefilled: readonly (Result | undefined)[];
-  /**
-   * The row's own checks, run when its chunk is prepared (while its lane's previous chunk is in flight, or
-   * just before it is sent): the row to send, or its failed result. Absent: sent as is.
-   */
-  check?: ((input: Input) => { input: Input } | { result: Result }) | undefined;
+  /** The rows of the call, in input order: read a chunk at a time, never ahead of the chunks held. */
+  inputs: readonly Input[] | AsyncIterable<Input>;
+  /** The row's own checks as its chunk is read (`position` in the input): the row to send, or its result. */
+  check(input: Input, position: number): { input: Input } | { result: Result };
+  /** Hold back a chunk with a row refused client-side (the API takes such a request whole). */
+  wholeChunks?: boolean;
   chunkSize: number;
   concurrency: number;
   /** The call's key; chunk keys are derived from it. */
   baseKey: string;
   /** The request body's one field: the body is `{ [field]: rows }`. */
   field: string;
-  /**
-   * Sends one chunk; its `signal` (from the call's options) ends the whole call with `APIUserAbortError`.
-   * `bodyJson` is the body as stable JSON, the text the chunk's key was hashed from: send it as it is.
-   */
+  /** The client's requester: its tracing, logger and chunk fits. */
+  requester: Requester;
+  /** The operation's name (`investors.create`): the call's span and its chunk fit. */
+  operation: string;
+  /** Sends one chunk; `bodyJson` is the body as stable JSON, the text its key was hashed from. */
   send(rows: Input[], idempotencyKey: string, bodyJson: string): APIPromise<readonly Result[]>;
   /**
    * The id that pairs a row with its result (`partnerInvestorId`); unique among sent rows. When a row or a
@@ -64,84 +88,202 @@ export interface BulkRunSpec<Input, Result> {
   keyOf(input: Input): string | undefined;
   resultKeyOf(result: Result): string | undefined;
   /** The failed result for a row the API did not answer. */
-  failure(input: Input, error: { code: string; message: string; retryable: boolean }): Result;
+  failure(input: Input, error: RowError): Result;
   succeeded(result: Result): boolean;
   onProgress?: ((progress: BulkProgress) => void) | undefined;
-  /** Where the call's span goes: one INTERNAL span named `operation`, over its chunks' CLIENT spans. */
-  tracing?: Tracing | undefined;
-  operation?: string | undefined;
+  onChunk?: ((chunk: BulkChunk<Input, Result>) => void | Promise<void>) | undefined;
 }
 
-/** Every row's result in input order, what each chunk did, and a summary response. */
-export interface BulkRunOutcome<Result> {
+/** Every row and its result in input order (none for a stream handed to `onChunk`), each chunk's report, a summary. */
+export interface BulkRunOutcome<Input, Result> {
+  rows: Input[];
   results: Result[];
   chunks: BulkChunkReport[];
   response: RawResponse;
 }
 
-/** One request's worth of rows, where they stand in the input, and its report. */
-interface Chunk<Input> {
-  rows: Input[];
-  positions: number[];
-  bodyJson: string;
-  report: BulkChunkReport;
-}
-
 /**
- * Sends the rows without a prefilled result in chunks of at most `chunkSize`, `concurrency` at a time, each
- * with the idempotency key `deriveIdempotencyKey(chunkKey(baseKey, index), rows)`: the same input and key
- * give the same chunk keys on a re-run (the API replays what it already did), and a chunk whose rows
- * changed gets a new key instead of a 409. Chunk `index` holds the rows of input positions
- * `[index * chunkSize, (index + 1) * chunkSize)`: rows refused client-side leave holes rather than shifting
- * later rows, so fixing one row changes only its chunk's key. See `docs/bulk-and-uploads.md` for what a
- * chunk failure does.
+ * Reads the rows a chunk at a time and sends each chunk (`concurrency` in flight) with the idempotency key
+ * `deriveIdempotencyKey(chunkKey(baseKey, index), rows)`, whether the rows come from an array or a
+ * stream: a re-run replays what the API already did. Chunk `index` holds input positions
+ * `[index * chunkSize, (index + 1) * chunkSize)`; rows refused client-side leave holes. A chunk refused as
+ * too large is sent again as two halves (down to one row), keyed by their place; the client remembers the
+ * refused size. See `docs/bulk-and-uploads.md`.
  */
 export async function runBulk<Input, Result>(
   spec: BulkRunSpec<Input, Result>,
-): Promise<BulkRunOutcome<Result>> {
-  const span = await startSpan(spec.tracing, spec.operation ?? 'bulk', 'internal', {
-    'partner_equity.bulk.rows': spec.inputs.length,
+): Promise<BulkRunOutcome<Input, Result>> {
+  const span = await startSpan(spec.requester.config.tracing, spec.operation, 'internal', {
+    'partner_equity.bulk.rows': Array.isArray(spec.inputs) ? spec.inputs.length : undefined,
     'partner_equity.bulk.chunk_size': spec.chunkSize,
   });
+  const run = new BulkRun(spec);
   return within(
     span,
-    () => sendChunks(spec),
-    (outcome, bulk) => bulk.set(bulkOutcome(outcome, spec.succeeded)),
+    () => run.run(),
+    ({ chunks }, bulk) =>
+      bulk.set({
+        'partner_equity.bulk.chunks': chunks.length,
+        'partner_equity.bulk.chunks_sent': chunks.filter((chunk) => chunk.sent).length,
+        'partner_equity.bulk.rows_sent': chunks.reduce(
+          (sum, c) => sum + (c.sent && !c.split ? c.rows : 0),
+          0,
+        ),
+        'partner_equity.bulk.rows_succeeded': run.counts.succeeded,
+        'partner_equity.bulk.rows_failed': run.counts.done - run.counts.succeeded,
+      }),
   );
 }
 
-async function sendChunks<Input, Result>(spec: BulkRunSpec<Input, Result>): Promise<BulkRunOutcome<Result>> {
-  const results: (Result | undefined)[] = new Array(spec.inputs.length);
-  const slotCount = Math.ceil(spec.inputs.length / spec.chunkSize);
-  // Slot k once prepared: its chunk, or null when every row of it was refused (nothing to send).
-  const slots: (Chunk<Input> | null | undefined)[] = new Array(slotCount);
-  const prepare = (k: number): Chunk<Input> | null => {
-    const known = slots[k];
-    if (known !== undefined) return known;
-    const rows: Input[] = [];
-    const positions: number[] = [];
-    const end = Math.min((k + 1) * spec.chunkSize, spec.inputs.length);
-    for (let position = k * spec.chunkSize; position < end; position += 1) {
-      const input = spec.inputs[position] as Input;
-      const checked =
-        spec.prefilled[position] !== undefined
-          ? { result: spec.prefilled[position] as Result }
-          : (spec.check?.(input) ?? { input });
-      if ('result' in checked) results[position] = checked.result;
-      else {
-        rows.push(checked.input);
-        positions.push(position);
+/** One chunk as read: its rows, the checked rows to send, their results as they come, and its requests. */
+interface Slot<Input, Result> {
+  index: number;
+  rows: Input[];
+  inputs: (Input | undefined)[];
+  /** Each sent row as stable JSON, written once: a split chunk's halves reuse it. */
+  json: (string | undefined)[];
+  results: (Result | undefined)[];
+  reports: BulkChunkReport[];
+}
+
+class BulkRun<Input, Result> {
+  readonly #spec: BulkRunSpec<Input, Result>;
+  readonly #fit;
+  readonly #rows: Input[] = [];
+  readonly #results: Result[] = [];
+  readonly #reports: BulkChunkReport[] = [];
+  /** Rows read, answered (`done`) and succeeded so far. */
+  readonly counts = { read: 0, done: 0, succeeded: 0 };
+  readonly #answers = { count: 0, replayed: 0, lastIndex: -1, last: undefined as RawResponse | undefined };
+  #stopper: BulkChunkReport | undefined;
+  // An array's rows are checked up front: progress counts its refused rows from the first report on.
+  #checked: ReturnType<BulkRunSpec<Input, Result>['check']>[] | undefined;
+  #refusedAhead = 0;
+  #warned = false;
+
+  constructor(spec: BulkRunSpec<Input, Result>) {
+    this.#spec = spec;
+    this.#fit = chunkFitOf(spec.requester.config.chunkFits, spec.operation);
+  }
+
+  async run(): Promise<BulkRunOutcome<Input, Result>> {
+    const spec = this.#spec;
+    const array = Array.isArray(spec.inputs) ? (spec.inputs as readonly Input[]) : undefined;
+    this.#checked = array?.map((row, position) => spec.check(row, position));
+    this.#refusedAhead = this.#checked?.filter((checked) => 'result' in checked).length ?? 0;
+    const iterator =
+      array === undefined ? (spec.inputs as AsyncIterable<Input>)[Symbol.asyncIterator]() : undefined;
+    // Chunks in input order: at most `concurrency` in flight, and at most twice that held for their turn.
+    const window: { sending: Promise<Slot<Input, Result>>; settled: boolean }[] = [];
+    const pending = () => window.filter((entry) => !entry.settled);
+    let ended = false;
+    let readError: { error: unknown } | undefined;
+    try {
+      for (let index = 0; ; index += 1) {
+        let rows: Input[];
+        try {
+          rows = await this.#take(iterator);
+        } catch (error) {
+          readError = { error }; // the chunk being filled is not sent; the ones in flight finish
+          ended = true;
+          break;
+        }
+        if (rows.length === 0) {
+          ended = true;
+          break;
+        }
+        const entry = { sending: this.#send(this.#check(index, rows)), settled: false };
+        entry.sending.then(
+          () => (entry.settled = true),
+          () => (entry.settled = true),
+        );
+        window.push(entry);
+        for (;;) {
+          while (window[0]?.settled === true)
+            await this.#deliver(await (window.shift() as typeof entry).sending);
+          if (pending().length < spec.concurrency && window.length < 2 * spec.concurrency) break;
+          await Promise.race(pending().map((waiting) => waiting.sending));
+        }
       }
+      while (window.length > 0)
+        await this.#deliver(await (window.shift() as (typeof window)[number]).sending);
+    } finally {
+      await Promise.allSettled(window.map((entry) => entry.sending));
+      if (!ended) await iterator?.return?.();
     }
-    if (rows.length === 0) {
-      slots[k] = null;
-      return null;
+    if (readError !== undefined) throw readError.error;
+    const firstFailure = this.#reports.find((report) => report.error !== undefined && !report.split);
+    if (this.#answers.count === 0 && firstFailure?.error !== undefined) throw firstFailure.error;
+    if (this.counts.read === 0) this.#progress();
+    return { rows: this.#rows, results: this.#results, chunks: this.#reports, response: this.#summary() };
+  }
+
+  // The next chunk's rows: a slice of an array, or up to `chunkSize` rows read from the stream.
+  async #take(iterator: AsyncIterator<Input> | undefined): Promise<Input[]> {
+    const { inputs, chunkSize } = this.#spec;
+    const start = this.counts.read;
+    if (iterator === undefined) return (inputs as readonly Input[]).slice(start, start + chunkSize);
+    const rows: Input[] = [];
+    while (rows.length < chunkSize) {
+      const next = await iterator.next();
+      if (next.done === true) break;
+      rows.push(next.value);
     }
-    // The body and the key come from one stable JSON text: the rows' part of it is what is hashed.
-    const bodyJson = stableJson({ [spec.field]: rows });
-    const key = idempotencyKeyOfJson(chunkKey(spec.baseKey, k), bodyJson.slice(spec.field.length + 4, -1));
+    return rows;
+  }
+
+  #check(index: number, rows: Input[]): Slot<Input, Result> {
+    const start = this.counts.read;
+    this.counts.read += rows.length;
+    const slot: Slot<Input, Result> = {
+      index,
+      rows,
+      inputs: new Array(rows.length),
+      json: new Array(rows.length),
+      results: new Array(rows.length),
+      reports: [],
+    };
+    rows.forEach((row, i) => {
+      const checked = this.#checked?.[start + i] ?? this.#spec.check(row, start + i);
+      if ('result' in checked) slot.results[i] = checked.result;
+      else slot.inputs[i] = checked.input;
+    });
+    return slot;
+  }
+
+  async #send(slot: Slot<Input, Result>): Promise<Slot<Input, Result>> {
+    const positions = slot.rows.flatMap((_, i) => (slot.results[i] === undefined ? [i] : []));
+    if (positions.length === 0) return slot;
+    const held = this.#spec.wholeChunks === true && positions.length < slot.rows.length;
+    if (this.#stopper === undefined && !held) {
+      await this.#sendPiece(slot, positions, '');
+      return slot;
+    }
+    const { report } = this.#piece(slot, positions, '');
+    slot.reports.push(report);
+    const stopper = this.#stopper;
+    this.#fail(slot, positions, {
+      code: 'not_sent',
+      message:
+        stopper === undefined
+          ? 'Not sent: another row of this chunk was refused and the API takes a request whole; fix it and send this row again'
+          : `Not sent: chunk ${stopper.index} failed with ${stopper.error?.code ?? 'an error'}; send this row again`,
+      retryable: true,
+    });
+    return slot;
+  }
+
+  // The rows at `positions` of a slot as one request: body, key (a split piece's names its place), report.
+  #piece(slot: Slot<Input, Result>, positions: number[], part: string) {
+    const { field, baseKey } = this.#spec;
+    const rows = positions.map((i) => slot.inputs[i] as Input);
+    // `stableJson({ [field]: rows })`, from each row's JSON: the rows' part of it is what is hashed.
+    const rowsJson = `[${positions.map((i) => (slot.json[i] ??= stableJson(slot.inputs[i]))).join(',')}]`;
+    const bodyJson = `{${JSON.stringify(field)}:${rowsJson}}`;
+    const base = chunkKey(baseKey, slot.index);
+    const key = idempotencyKeyOfJson(part === '' ? base : `${base}/${part}`, rowsJson);
     const report: BulkChunkReport = {
-      index: k,
+      index: slot.index,
       rows: rows.length,
       idempotencyKey: key,
       sent: false,
@@ -149,68 +291,35 @@ async function sendChunks<Input, Result>(spec: BulkRunSpec<Input, Result>): Prom
       requestId: undefined,
       attempts: 0,
       error: undefined,
+      ...(part === '' ? {} : { part }),
     };
-    const chunk = { rows, positions, bodyJson, report };
-    slots[k] = chunk;
-    return chunk;
-  };
-  // While a chunk is in flight, the one its lane will likely send next is checked and encoded, so an answer
-  // is followed by the next request at once (over a network the lanes wait far longer than this work takes).
-  const prepareSoon = (k: number) => {
-    if (k >= slotCount || slots[k] !== undefined) return;
-    setTimeout(() => {
-      try {
-        prepare(k);
-      } catch {
-        // Thrown again, to the caller, when its lane prepares it.
-      }
-    }, 0);
-  };
-  const prepareAll = () => {
-    for (let k = 0; k < slotCount; k += 1) prepare(k);
-  };
-  const responses = new Map<number, RawResponse>();
-  const progress = () => {
-    if (spec.onProgress === undefined) return;
-    prepareAll(); // `done` counts every row refused client-side, as if all were checked up front
-    const answered = results.filter((result) => result !== undefined);
-    const succeeded = answered.filter((result) => spec.succeeded(result)).length;
-    spec.onProgress({
-      done: answered.length,
-      total: results.length,
-      succeeded,
-      failed: answered.length - succeeded,
-    });
-  };
-  const fail = (
-    positions: readonly number[],
-    error: { code: string; message: string; retryable: boolean },
-  ) => {
-    for (const position of positions) results[position] = spec.failure(spec.inputs[position] as Input, error);
-  };
+    return { rows, bodyJson, report };
+  }
 
-  const { started } = await runPool(slotCount, spec.concurrency, async (k) => {
-    const chunk = prepare(k);
-    if (chunk === null) return 'continue';
-    const { report } = chunk;
+  async #sendPiece(slot: Slot<Input, Result>, positions: number[], part: string): Promise<void> {
+    const spec = this.#spec;
+    const { rows, bodyJson, report } = this.#piece(slot, positions, part);
+    const bytes = () => Buffer.byteLength(bodyJson);
+    // Split unsent what is as large as a body already refused: the service would refuse it too.
+    if (rows.length > 1 && knownTooLarge(this.#fit, bytes, rows.length))
+      return this.#halves(slot, positions, part);
+    slot.reports.push(report);
     report.sent = true;
-    let verdict: PoolVerdict = 'continue';
     try {
-      const answer = spec.send(chunk.rows, report.idempotencyKey, chunk.bodyJson).withResponse();
-      prepareSoon(k + spec.concurrency);
-      const { data, response } = await answer;
+      const { data, response } = await spec.send(rows, report.idempotencyKey, bodyJson).withResponse();
       Object.assign(report, {
         status: response.status,
         requestId: response.requestId,
         attempts: response.attempts,
       });
-      responses.set(k, response);
-      const paired = pairResults(spec, chunk.rows, data);
-      chunk.positions.forEach((position, i) => {
+      this.#answered(slot.index, response);
+      if (part !== '') this.#fitted(report);
+      const paired = pairResults(spec, rows, data);
+      positions.forEach((position, i) => {
         const result = paired[i];
-        if (result !== undefined) results[position] = result;
+        if (result !== undefined) slot.results[position] = result;
         else
-          fail([position], {
+          this.#fail(slot, [position], {
             code: 'missing_result',
             message: 'The API returned no result for this row',
             retryable: true,
@@ -218,45 +327,105 @@ async function sendChunks<Input, Result>(spec: BulkRunSpec<Input, Result>): Prom
       });
     } catch (error) {
       if (error instanceof APIUserAbortError || !(error instanceof PartnerEquityError)) throw error;
-      const retryable = isRetryable(error);
       Object.assign(report, {
         error,
         status: error instanceof APIError ? error.status : undefined,
         requestId: error instanceof APIError ? error.requestId : undefined,
         attempts: 'attempts' in error && typeof error.attempts === 'number' ? error.attempts : 1,
       });
-      fail(chunk.positions, {
+      const refusal = sizeRefusal(error);
+      if (refusal !== undefined && rows.length > 1) {
+        report.split = true;
+        if (refusal === 'bytes')
+          this.#fit.refusedBytes = Math.min(bytes(), this.#fit.refusedBytes ?? bytes());
+        else this.#fit.refusedRows = Math.min(rows.length, this.#fit.refusedRows ?? rows.length);
+        return this.#halves(slot, positions, part);
+      }
+      const retryable = isRetryable(error);
+      this.#fail(slot, positions, {
         code: 'request_failed',
         message: `The request for this row failed: ${error.message}`,
         retryable,
       });
-      if (!retryable) verdict = 'stop';
+      // Stop later chunks on an error they would all get (401, 403, 404…), not on one about these rows.
+      if (!retryable && refusal === undefined && !namesRows(error) && this.#stopper === undefined) {
+        report.stopped = true;
+        this.#stopper = report;
+      }
     }
-    // Outside the try: an exception from the caller's callback ends the call rather than failing rows.
-    progress();
-    return verdict;
-  });
-
-  prepareAll();
-  const chunks = slots.filter((slot) => slot != null);
-  const reports = chunks.map((chunk) => chunk.report);
-  const firstFailure = reports.find((report) => report.error !== undefined);
-  if (responses.size === 0 && firstFailure?.error !== undefined) throw firstFailure.error;
-  const stopper = reports.find((report) => report.error !== undefined && !isRetryable(report.error));
-  const unsent = chunks.filter((chunk) => chunk.report.index >= started);
-  for (const chunk of unsent) {
-    fail(chunk.positions, {
-      code: 'not_sent',
-      message: `Not sent: chunk ${stopper?.index ?? '?'} failed with ${stopper?.error?.code ?? 'an error'}; send this row again`,
-      retryable: true,
-    });
   }
-  if (chunks.length === 0 || unsent.length > 0) progress();
-  return {
-    results: results as Result[],
-    chunks: reports,
-    response: summary(responses, reports, spec.baseKey),
-  };
+
+  // One half after the other: the chunk keeps its one place among the requests in flight.
+  async #halves(slot: Slot<Input, Result>, positions: number[], part: string): Promise<void> {
+    const half = Math.ceil(positions.length / 2);
+    await this.#sendPiece(slot, positions.slice(0, half), `${part}0`);
+    await this.#sendPiece(slot, positions.slice(half), `${part}1`);
+  }
+
+  #fitted(report: BulkChunkReport): void {
+    const fit = this.#fit;
+    fit.fittedRows = Math.max(fit.fittedRows ?? 0, report.rows);
+    report.fittedRows = fit.fittedRows;
+    if (this.#warned) return;
+    this.#warned = true;
+    const refused = [
+      fit.refusedBytes === undefined ? undefined : `bodies of ${fit.refusedBytes} bytes`,
+      fit.refusedRows === undefined ? undefined : `${fit.refusedRows} rows`,
+    ].filter((text) => text !== undefined);
+    this.#spec.requester.config.logger.warn(
+      `${this.#spec.operation}: the service refused ${refused.join(' and ')} as too large; chunks are split in half to fit (${fit.fittedRows} rows per request worked) and this client splits such chunks before sending from now on`,
+      { refusedBytes: fit.refusedBytes, refusedRows: fit.refusedRows, fittedRows: fit.fittedRows },
+    );
+  }
+
+  #fail(slot: Slot<Input, Result>, positions: readonly number[], error: RowError): void {
+    for (const i of positions) slot.results[i] = this.#spec.failure(slot.rows[i] as Input, error);
+  }
+
+  #answered(index: number, response: RawResponse): void {
+    const answers = this.#answers;
+    answers.count += 1;
+    if (response.replayed) answers.replayed += 1;
+    if (index >= answers.lastIndex) Object.assign(answers, { lastIndex: index, last: response });
+  }
+
+  async #deliver(slot: Slot<Input, Result>): Promise<void> {
+    const results = slot.results as Result[];
+    const succeeded = results.filter((result) => this.#spec.succeeded(result)).length;
+    this.counts.done += results.length;
+    if (this.#checked !== undefined)
+      this.#refusedAhead -= slot.rows.length - slot.inputs.filter((i) => i !== undefined).length;
+    this.counts.succeeded += succeeded;
+    this.#reports.push(...slot.reports);
+    if (this.#spec.onChunk === undefined || Array.isArray(this.#spec.inputs)) {
+      this.#rows.push(...slot.rows);
+      this.#results.push(...results);
+    }
+    // Outside any try: an exception from the caller's callback ends the call rather than failing rows.
+    await this.#spec.onChunk?.({ index: slot.index, rows: slot.rows, results, reports: slot.reports });
+    this.#progress();
+  }
+
+  #progress(): void {
+    const { succeeded, read } = this.counts;
+    const done = this.counts.done + this.#refusedAhead;
+    const total = this.#checked?.length ?? read;
+    this.#spec.onProgress?.({ done, total, succeeded, failed: done - succeeded });
+  }
+
+  // One response for the whole call: the last answered chunk's, with every chunk's attempts and the call's
+  // own key. Status 0 and no headers when nothing was sent (every row was refused before sending).
+  #summary(): RawResponse {
+    const { last, count, replayed } = this.#answers;
+    return {
+      status: last?.status ?? 0,
+      headers: last?.headers ?? new Headers(),
+      requestId: last?.requestId,
+      attempts: this.#reports.reduce((sum, report) => sum + report.attempts, 0),
+      idempotencyKey: this.#spec.baseKey,
+      replayed: count > 0 && replayed === count,
+    };
+  }
 }
 
 // Results by row when they are not in order: by key when every row and result has one, else by position when
@@ -278,23 +447,4 @@ function pairResults<Input, Result>(
   });
   if (!keyed.includes(null)) return keyed as (Result | undefined)[];
   return data.length === rows.length ? [...data] : [];
-}
-
-// One response for the whole call: the last answered chunk's, with every chunk's attempts and the call's
-// own key. Status 0 and no headers when nothing was sent (every row was refused before sending).
-function summary(
-  responses: Map<number, RawResponse>,
-  reports: BulkChunkReport[],
-  baseKey: string,
-): RawResponse {
-  const last = [...responses.entries()].sort(([a], [b]) => a - b).at(-1)?.[1];
-  const attempts = reports.reduce((sum, report) => sum + report.attempts, 0);
-  return {
-    status: last?.status ?? 0,
-    headers: last?.headers ?? new Headers(),
-    requestId: last?.requestId,
-    attempts,
-    idempotencyKey: baseKey,
-    replayed: responses.size > 0 && [...responses.values()].every((response) => response.replayed),
-  };
 }

@@ -51,7 +51,7 @@ export function contentTypeOf(spec: RequestSpec<unknown>): Readonly<Record<strin
 
 /** The body to send for one attempt; multipart bodies are rebuilt every time. */
 export function encodeBody(spec: RequestSpec<unknown>): string | MultipartBody | undefined {
-  if (spec.json !== undefined) return JSON.stringify(spec.json);
+  if (spec.json !== undefined) return spec.jsonText ?? JSON.stringify(spec.json);
   if (spec.form !== undefined) return new URLSearchParams(spec.form).toString();
   if (spec.multipart !== undefined) return spec.multipart();
   return undefined;

@@ -1,11 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  errorMessage,
-  errorType,
-  type SdkSpan,
-  type SpanAttributes,
-  type Tracing,
-} from '../../tracing/tracing.js';
+import { errorMessage, errorType, type SdkSpan, type Tracing } from '../../tracing/tracing.js';
 import type { WithResponse } from './api-promise.js';
 import type { RetryNotice } from './retry-policy.js';
 import type { CallState } from './send-attempt.js';
@@ -79,19 +73,4 @@ export async function traceOperation<T>(
     if (state.attempts > 1) span.set({ 'http.request.resend_count': state.attempts - 1 });
     span.end();
   }
-}
-
-/** A bulk call's span attributes once it is done: chunks, and rows sent, succeeded and failed. */
-export function bulkOutcome<Result>(
-  { results, chunks }: { results: readonly Result[]; chunks: readonly { sent: boolean; rows: number }[] },
-  succeeded: (result: Result) => boolean,
-): SpanAttributes {
-  const ok = results.filter(succeeded).length;
-  return {
-    'partner_equity.bulk.chunks': chunks.length,
-    'partner_equity.bulk.chunks_sent': chunks.filter((chunk) => chunk.sent).length,
-    'partner_equity.bulk.rows_sent': chunks.reduce((sum, chunk) => sum + (chunk.sent ? chunk.rows : 0), 0),
-    'partner_equity.bulk.rows_succeeded': ok,
-    'partner_equity.bulk.rows_failed': results.length - ok,
-  };
 }

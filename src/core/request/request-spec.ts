@@ -80,6 +80,8 @@ export interface RequestSpec<T, Body = T> {
   query?: QueryParams | undefined;
   /** A JSON request body. */
   json?: unknown;
+  /** `json` already written as JSON text (a bulk chunk's stable JSON, its key hashed from it): sent as is. */
+  jsonText?: string | undefined;
   /** An `application/x-www-form-urlencoded` body (the token endpoint). */
   form?: Record<string, string> | undefined;
   /** A `multipart/form-data` body, built afresh for every attempt (a stream cannot be sent twice). */

@@ -1,4 +1,5 @@
 import type { Tracing } from '../../tracing/tracing.js';
+import type { ChunkFits } from '../bulk/chunk-fit.js';
 import type { Clock } from '../clock.js';
 import type { Logger, LogLevel } from '../logging/logger.js';
 import type { SecretRegistry } from '../logging/secret-registry.js';
@@ -40,4 +41,6 @@ export interface RequesterConfig {
   rateLimiter?: RateLimiter | undefined;
   /** Longest total wait for the rate limit in one call, in ms. @default 60_000 */
   maxRateLimitWait?: number | undefined;
+  /** What bulk calls learned of the service's request-size limit; shared by `withOptions()` clients. */
+  chunkFits?: ChunkFits | undefined;
 }

@@ -43,6 +43,8 @@ export interface CallInput {
   body?: unknown;
   /** A body checked already (a bulk chunk: every row was checked before its chunk was built): sent as is. */
   checkedBody?: unknown;
+  /** `checkedBody` already written as JSON text (a bulk chunk's, its key hashed from it): sent as is. */
+  jsonText?: string;
   /** A multipart body's file part, checked (kind, size, first bytes) with the rest. */
   file?: FilePart;
   /** Problems the method found in its own options (bulk, upload), reported with the others. */
@@ -54,6 +56,8 @@ export interface CheckedCall {
   path: string;
   query: QueryParams | undefined;
   body: unknown;
+  /** The body's JSON text when the caller wrote it already ({@link CallInput.jsonText}). */
+  jsonText?: string | undefined;
   /** The `Idempotency-Key` (the caller's or a fresh one) when the operation sends one. */
   idempotencyKey: string | undefined;
   /** The pipeline's options, a method's own extras left out. */
@@ -173,6 +177,7 @@ export class Requester {
       path: params === undefined ? operation.route : fillRoute(operation.route, params),
       query,
       body,
+      jsonText: input.jsonText,
       idempotencyKey,
       options: requestOptions.data,
       extras: extras?.data,
@@ -190,6 +195,7 @@ export class Requester {
       operation: operation.span,
       query: checked.query,
       json: type === 'application/json' ? body : undefined,
+      jsonText: type === 'application/json' ? checked.jsonText : undefined,
       form: type === 'application/x-www-form-urlencoded' ? body : undefined,
       multipart: file === undefined ? undefined : multipartOf(body ?? {}, file),
       idempotencyKey: checked.idempotencyKey,

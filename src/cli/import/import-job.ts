@@ -1,0 +1,123 @@
+import { PartnerEquity } from '../../index.js';
+import { formatError } from '../format-error.js';
+import { stderrLogger } from '../stderr-logger.js';
+import { type ColumnMap, describeColumns } from './columns.js';
+import { IMPORT_EXIT, ImportInputError } from './import-exit.js';
+import type { ImportIo, ImportJob, ImportRequest } from './import-request.js';
+import { investorsImport } from './investors-import.js';
+import { readPeople } from './people-file.js';
+import { type ScanResult, scanRows } from './scan-rows.js';
+import { sendFile } from './send-file.js';
+import { resolveSpvTarget } from './spv-target.js';
+import { subscriptionsImport } from './subscriptions-import.js';
+
+/**
+ * The import itself: pass 1 checks the whole file locally (all `--check` does); pass 2 sends it in keyed
+ * chunks. A file that cannot be read or mapped sends nothing.
+ */
+export async function runImportJob(job: ImportJob, io: ImportIo): Promise<number> {
+  const { kindName, check, json, quiet } = job;
+  let signal: string | undefined;
+  void io.waitForInterrupt().then((name) => {
+    signal = name;
+  });
+  const name = `import ${kindName}`;
+  let request: ImportRequest;
+  let scan: ScanResult;
+  const client =
+    job.credentials === undefined
+      ? undefined
+      : new PartnerEquity({
+          ...job.credentials,
+          allowInsecureHttp: job.allowInsecureHttp,
+          logger: stderrLogger(io.stderr),
+          logLevel: job.logLevel,
+        });
+  try {
+    const target =
+      kindName === 'subscriptions' && client !== undefined
+        ? await resolveSpvTarget(client, job.spvSlug)
+        : { spvSlug: job.spvSlug };
+    if (target.note !== undefined && !json) io.stderr.write(`${target.note}\n`);
+    const people = job.people === undefined ? undefined : await readPeople(job.people);
+    const kind = kindName === 'investors' ? investorsImport() : subscriptionsImport(target.spvSlug, people);
+    const spv = kindName === 'subscriptions' ? `:${encodeURIComponent(target.spvSlug)}` : '';
+    request = {
+      kindName,
+      source: {
+        kind,
+        file: job.file,
+        delimiter: job.delimiter,
+        maps: job.maps,
+        formats: { dateFormat: job.dateFormat, decimalComma: job.decimalComma },
+        shareClasses: target.shareClasses,
+        onColumns: check && !quiet ? (columns) => reportColumns(job.file, columns, json, io) : undefined,
+      },
+      check,
+      json,
+      quiet,
+      out: job.out,
+      chunkSize: job.chunkSize,
+      concurrency: job.concurrency,
+      namespace: `partner-equity-import:${kindName}${spv}:${job.chunkSize}`,
+      stopRequested: () => signal !== undefined,
+      signal: () => signal,
+    };
+    scan = await scanRows({
+      ...request.source,
+      report: check ? { io, json } : undefined,
+      stopRequested: request.stopRequested,
+    });
+  } catch (error) {
+    await client?.close();
+    if (!(error instanceof ImportInputError)) throw error;
+    io.stderr.write(formatError(error, name));
+    return IMPORT_EXIT.badInput;
+  }
+  if (scan.stopped) {
+    await client?.close();
+    io.stderr.write(`partner-equity ${name}: interrupted while checking the file; nothing was sent\n`);
+    return IMPORT_EXIT.interrupted;
+  }
+  if (check || client === undefined) {
+    await client?.close();
+    return reportCheck(request, scan, io);
+  }
+  if (!quiet && !json && scan.bad > 0) {
+    io.stderr.write(
+      `${scan.bad.toLocaleString('en')} row(s) fail the local check and will not be sent (see --check)\n`,
+    );
+  }
+  try {
+    return await sendFile(request, scan, client, io);
+  } finally {
+    await client.close();
+  }
+}
+
+/** `--check` says how it read the header: lines on stderr, or one `columns` JSON line with `--json`. */
+function reportColumns(file: string, columns: ColumnMap, json: boolean, io: ImportIo): void {
+  if (!json) {
+    io.stderr.write(`${file}: columns read as\n${describeColumns(columns)}\n`);
+    return;
+  }
+  const mapping = columns.header.map((header, index) => ({ header, field: columns.fields[index] ?? null }));
+  io.stdout.write(`${JSON.stringify({ type: 'columns', file, columns: mapping })}\n`);
+}
+
+function reportCheck(request: ImportRequest, scan: ScanResult, io: ImportIo): number {
+  const file = request.source.file;
+  if (request.json) {
+    io.stdout.write(
+      `${JSON.stringify({ type: 'summary', file, total: scan.total, bad: scan.bad, sent: 0 })}\n`,
+    );
+  } else if (!request.quiet) {
+    const verdict = scan.bad === 0 ? 'every row passes' : `${scan.bad.toLocaleString('en')} bad row(s)`;
+    const trimmed =
+      scan.trimmed > 0 ? `; spaces trimmed around ${scan.trimmed.toLocaleString('en')} value(s)` : '';
+    io.stderr.write(
+      `${file}: ${scan.total.toLocaleString('en')} rows, ${verdict}${trimmed}; nothing was sent\n`,
+    );
+  }
+  return scan.bad > 0 ? IMPORT_EXIT.badInput : IMPORT_EXIT.done;
+}

@@ -1,0 +1,52 @@
+import type { LogLevel } from '../../core/logging/logger.js';
+import type { CliIo } from '../command.js';
+import type { readCredentials } from '../credentials.js';
+import type { RowSource } from './checked-rows.js';
+import type { ImportKindName } from './import-kind.js';
+import type { DateFormat } from './value-formats.js';
+
+/** Everything `partner-equity import <kind>` was asked to do, checked. */
+export interface ImportRequest {
+  kindName: ImportKindName;
+  source: RowSource;
+  check: boolean;
+  json: boolean;
+  quiet: boolean;
+  out: string | undefined;
+  chunkSize: number;
+  concurrency: number;
+  /** Prefix of every chunk's idempotency key. */
+  namespace: string;
+  stopRequested(): boolean;
+  /** The signal that stopped the import, if one did. */
+  signal(): string | undefined;
+}
+
+/** Everything the import's thread needs, as plain data (it crosses to a worker thread). */
+export interface ImportJob {
+  kindName: ImportKindName;
+  file: string;
+  delimiter: string | undefined;
+  maps: string[];
+  dateFormat: DateFormat;
+  decimalComma: boolean;
+  /** An SPV slug, or an approved SPV request's slug (`spvr_…`). */
+  spvSlug: string;
+  people: string | undefined;
+  check: boolean;
+  json: boolean;
+  quiet: boolean;
+  out: string | undefined;
+  chunkSize: number;
+  concurrency: number;
+  /** `undefined` with `--check`, which needs none. */
+  credentials: Credentials | undefined;
+  allowInsecureHttp: boolean;
+  logLevel: LogLevel;
+}
+
+/** The credentials the command read. */
+export type Credentials = Awaited<ReturnType<typeof readCredentials>>;
+
+/** What the import writes to and listens on: the command's streams and its interrupt. */
+export type ImportIo = Pick<CliIo, 'stdout' | 'stderr' | 'waitForInterrupt'>;
