@@ -39,6 +39,9 @@ const STOP = new Error('import stopped');
 export async function sendRows(plan: SendPlan): Promise<SendOutcome> {
   const result: SendOutcome = { stopped: false };
   const unanswered: CheckedRow[] = [];
+  // Errors of chunks the API refused for their rows (a 4xx that did not stop the call): row failures,
+  // already in the chunk's outcomes, even when the SDK's call rejects because no chunk got through.
+  const aboutRows = new Set<unknown>();
   async function* inputs(): AsyncGenerator<Record<string, unknown> | null> {
     for await (const row of checkedRows(plan)) {
       if (plan.stopRequested() || result.fatal !== undefined) throw STOP;
@@ -55,6 +58,10 @@ export async function sendRows(plan: SendPlan): Promise<SendOutcome> {
         const rows = unanswered.splice(0, outcomes.length);
         const stopper = reports.find((report) => report.stopped === true)?.error;
         if (stopper !== undefined) result.fatal ??= stopper;
+        for (const { error, status, stopped } of reports) {
+          const refusal = status !== undefined && status >= 400 && status < 500 && status !== 408;
+          if (refusal && status !== 429 && stopped !== true) aboutRows.add(error);
+        }
         const final = rows.map((row, i) =>
           row.problems === undefined ? (outcomes[i] as RowOutcome) : invalidOutcome(row.problems),
         );
@@ -62,9 +69,11 @@ export async function sendRows(plan: SendPlan): Promise<SendOutcome> {
       },
     });
   } catch (error) {
-    // The SDK's call rejects when no chunk was answered at all: that error stopped the import.
-    if (error instanceof PartnerEquityError) result.fatal ??= error;
-    else if (error !== STOP) throw error;
+    // The SDK's call rejects when no chunk was answered at all: that error stopped the import, unless it
+    // only refused rows of the file, which their outcomes say.
+    if (error instanceof PartnerEquityError) {
+      if (!aboutRows.has(error)) result.fatal ??= error;
+    } else if (error !== STOP) throw error;
   }
   result.stopped = plan.stopRequested();
   return result;
