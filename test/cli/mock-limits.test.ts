@@ -37,6 +37,41 @@ describe('partner-equity mock --rate-limit / --max-body', () => {
     expect(error.retryAfterMs).toBe(1000);
   });
 
+  it('answers a JSON body over --max-body with 413, and a bulk call splits its chunk to fit', async ({
+    onTestFinished,
+  }) => {
+    const mock = startCli(['mock', '--port', '0', '--max-body', '4k']);
+    onTestFinished(async () => {
+      await mock.stop();
+    });
+    await mock.waitFor(/^export PE_PRIVATE_KEY_FILE=.*$/m);
+    const env = exportedEnv(mock.stdout());
+    const client = new PartnerEquity({
+      baseUrl: env['PE_BASE_URL']!,
+      clientId: env['PE_CLIENT_ID']!,
+      issuer: env['PE_ISSUER']!,
+      privateKey: await readFile(env['PE_PRIVATE_KEY_FILE']!, 'utf8'),
+      logLevel: 'off',
+    });
+    onTestFinished(() => client.close());
+    // 40 rows of about 150 bytes: some 6 KB in one chunk, over the 4 KiB cap; its halves fit.
+    const rows = Array.from({ length: 40 }, (_, i) => ({
+      partnerInvestorId: `max-body-${i}`,
+      email: `investor-${i}@example.com`,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      dateOfBirth: '1980-01-01',
+      countryOfResidence: 'GB',
+    }));
+    const result = await client.investors.create(rows, { chunkSize: 40 });
+    expect(result.succeeded).toHaveLength(40);
+    expect(result.chunks[0]).toMatchObject({ status: 413, split: true, rows: 40 });
+    expect(result.chunks.slice(1).map((chunk) => [chunk.part, chunk.status])).toEqual([
+      ['0', 200],
+      ['1', 200],
+    ]);
+  });
+
   it('refuses a rate or a size it cannot read, naming the flag', async () => {
     const rate = await runCli(['mock', '--port', '0', '--rate-limit', 'fast']);
     expect(rate.status).not.toBe(0);
