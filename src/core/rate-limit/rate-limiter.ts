@@ -3,16 +3,61 @@ import { recordWait, type WaitReason } from '../../tracing/tracing.js';
 import type { Clock } from '../clock.js';
 import { RateLimitError } from '../errors/errors.js';
 import type { Logger } from '../logging/logger.js';
-import { type ReadResponse, toAPIError } from '../request/read-response.js';
 import type { RequesterConfig } from '../request/requester-config.js';
-import type { CallState } from '../request/send-attempt.js';
-import { readRateLimit } from './rate-limit-headers.js';
+import { parseRetryAfter } from '../request/retry-policy.js';
+import { type CallState, type ReadResponse, toAPIError } from '../request/send-attempt.js';
 import {
   MemoryRateLimitStore,
   type RateLimitStore,
   type RateLimitUpdate,
   type RateRule,
 } from './rate-limit-store.js';
+
+/** What a response said about the budget (each field only when it said so); times in ms. */
+interface RateLimitHint {
+  limit?: number;
+  windowMs?: number;
+  remaining?: number;
+  resetMs?: number;
+  retryAfterMs?: number;
+}
+
+type Head = { get(name: string): string | null };
+const first = (value: string | null) => value?.split(',')[0] ?? '';
+const param = (value: string | null, name: string) =>
+  num(new RegExp(`;\\s*${name}=([\\d.]+)`).exec(first(value))?.[1]);
+const num = (text: string | undefined) =>
+  text === undefined || Number.isNaN(Number(text)) ? undefined : Number(text);
+
+/**
+ * Reads `RateLimit-Policy`/`RateLimit` (draft-ietf-httpapi-ratelimit-headers, structured fields: the first
+ * item), else `RateLimit-*` or `X-RateLimit-*` (a `Reset` over 10^9 is an epoch second), and `Retry-After`.
+ */
+export function readRateLimit(head: Head, now: number): RateLimitHint | undefined {
+  const policy = head.get('ratelimit-policy');
+  const state = head.get('ratelimit');
+  const prefix = head.get('ratelimit-remaining') === null ? 'x-ratelimit-' : 'ratelimit-';
+  if (
+    policy === null &&
+    state === null &&
+    head.get(`${prefix}remaining`) === null &&
+    head.get('retry-after') === null
+  )
+    return undefined;
+  const count = (name: string) => num(/^\s*([\d.]+)/.exec(head.get(prefix + name) ?? '')?.[1]);
+  const hint: RateLimitHint = {};
+  const limit = param(policy, 'q') ?? count('limit');
+  const window = param(policy, 'w') ?? param(head.get(`${prefix}limit`), 'w');
+  const remaining = param(state, 'r') ?? count('remaining');
+  const reset = param(state, 't') ?? count('reset');
+  const retryAfter = parseRetryAfter(head.get('retry-after'), now);
+  if (limit !== undefined && limit > 0) hint.limit = limit;
+  if (window !== undefined && window > 0) hint.windowMs = window * 1000;
+  if (remaining !== undefined) hint.remaining = remaining;
+  if (reset !== undefined) hint.resetMs = Math.max(0, reset > 1e9 ? reset * 1000 - now : reset * 1000);
+  if (retryAfter !== undefined) hint.retryAfterMs = retryAfter;
+  return Object.keys(hint).length === 0 ? undefined : hint;
+}
 
 interface Waiter {
   started: number;
@@ -117,7 +162,10 @@ export class RateLimiter {
    * Learns from an answer (`undefined`: none came); returns the ms a 429 asked to wait, when it said. A wait
    * longer than the caller's `maxWaitMs` is not imposed on the other requests (the caller gives up on it).
    */
-  observe(read: Pick<ReadResponse, 'status' | 'headers'> | undefined, maxWaitMs = Infinity): number | undefined {
+  observe(
+    read: Pick<ReadResponse, 'status' | 'headers'> | undefined,
+    maxWaitMs = Infinity,
+  ): number | undefined {
     const now = this.#clock.now();
     if (this.#mode === 'probe') this.#probing = false;
     if (read !== undefined) this.#probeTimer?.abort();

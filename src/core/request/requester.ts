@@ -25,12 +25,18 @@ import {
 } from './build-request.js';
 import { randomIdempotencyKey } from './idempotency.js';
 import { recordRetry, startOperationSpan, traceOperation } from './operation-span.js';
-import { parseSuccess, type ReadResponse, type ResponseContext, toAPIError } from './read-response.js';
 import type { IdempotentRequestOptions, RequestOptions } from './request-options.js';
 import type { Operation, OperationResult, QueryParams, RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester-config.js';
 import { type RetryLoop, withRetries } from './retry-policy.js';
-import { type CallState, sendAttempt } from './send-attempt.js';
+import {
+  type CallState,
+  parseSuccess,
+  type ReadResponse,
+  type ResponseContext,
+  sendAttempt,
+  toAPIError,
+} from './send-attempt.js';
 
 export type { RequesterConfig };
 
@@ -243,8 +249,7 @@ export class Requester {
       assertOneBody(spec);
     }
     const signal = options.signal;
-    const abort = userAbortError(spec, signal);
-    if (abort !== undefined) throw abort;
+    if (signal?.aborted) throw userAbortError(spec, signal);
 
     const headers = mergeHeaders(
       this.#baseHeaders,
