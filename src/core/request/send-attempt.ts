@@ -8,6 +8,7 @@ import {
   ResponseValidationError,
   toValidationIssues,
   userAbortError,
+  type ValidationIssue,
 } from '../errors/errors.js';
 import { logBody } from '../logging/log-body.js';
 import {
@@ -43,9 +44,8 @@ export interface CallState {
 }
 
 /**
- * Sends one HTTP request and reads the whole response under the attempt's timeout (the per-attempt
- * `timeout`, shortened to what is left of the `deadline`). The timeout runs in real time even when a test
- * injects a manual clock for backoff waits and the deadline: network I/O does.
+ * Sends one request and reads the whole answer within the attempt's `timeout` (cut to what is left of the
+ * `deadline`). The timer runs in real time even under a manual clock: network I/O does.
  */
 export async function sendAttempt(
   config: RequesterConfig,
@@ -71,7 +71,6 @@ export async function sendAttempt(
   const body = encodeBody(spec);
   state.attempts += 1;
   const callerSignal = spec.options?.signal;
-  // The attempt's own abort: its timeout (cleared when the attempt settles), and the caller's signal.
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), limit);
   const signal =
@@ -196,10 +195,7 @@ export interface Unrecognized {
 
 const unrecognizedResults = new WeakSet<object>();
 
-/**
- * What a `select` returns for a body it does not recognise, with any `fields` its result type also has
- * (the pipeline logs it once per route).
- */
+/** What a `select` returns for a body it does not recognise, with the `fields` its result type also has. */
 export function unrecognized<Fields extends object>(body: unknown, fields?: Fields): Fields & Unrecognized {
   const result = { ...fields, unrecognized: body } as Fields & Unrecognized;
   unrecognizedResults.add(result);
@@ -232,10 +228,8 @@ export function toHeaders(headers: ResponseHeaders): Headers {
 }
 
 /**
- * Parses a 2xx body with `schema` (per `validation`), then `select`s the call's value from it. A body that
- * is not JSON always throws {@link ResponseValidationError}; one that breaks the schema throws it only in
- * `'strict'` mode (the error keeps the redacted body and the idempotency key: the server may already have
- * done the write). The raw response keeps the headers, not the body text.
+ * Parses a 2xx body with `schema` (per `validation`) and `select`s the call's value. A body that is not JSON
+ * throws {@link ResponseValidationError}; one that breaks the schema throws it only in `'strict'` mode.
  */
 export function parseSuccess<T, Body>(
   context: ResponseContext,
@@ -251,13 +245,8 @@ export function parseSuccess<T, Body>(
     if (parsed.success) body = parsed.data;
     else {
       const issues = toValidationIssues(parsed.error.issues);
-      if (validation.mode === 'strict') {
-        throw validationError(context, response, 'did not match the API spec', {
-          issues,
-          body: value,
-          cause: parsed.error,
-        });
-      }
+      if (validation.mode === 'strict')
+        throw validationError(context, response, 'did not match the API spec', issues, value, parsed.error);
       validation.warn(`${context.method} ${context.route ?? context.path}`, response.status, issues);
     }
   }
@@ -283,8 +272,7 @@ export function parseSuccess<T, Body>(
   };
 }
 
-// JSON when the content type says so (or when it parses and none is declared), else the text (e.g. the
-// HTML of `/docs`); `undefined` for an empty body.
+// JSON when it parses, else the text (the HTML of `/docs`), unless the content type says JSON.
 function parseBody(context: ResponseContext, response: ReadResponse): unknown {
   const { text } = response;
   if (text === '') return undefined;
@@ -292,9 +280,8 @@ function parseBody(context: ResponseContext, response: ReadResponse): unknown {
     return JSON.parse(text);
   } catch {
     // The parser's message quotes the body, which may hold a token: keep it out, and keep no excerpt.
-    if (/\bjson\b/i.test(response.headers.get('content-type') ?? '')) {
-      throw validationError(context, response, 'body is not valid JSON');
-    }
+    if (/\bjson\b/i.test(response.headers.get('content-type') ?? ''))
+      throw validationError(context, response, 'body is not valid JSON', []);
     return text;
   }
 }
@@ -303,9 +290,10 @@ function validationError(
   context: ResponseContext,
   response: ReadResponse,
   summary: string,
-  found: { issues?: { path: string; message: string }[]; body?: unknown; cause?: unknown } = {},
+  issues: ValidationIssue[],
+  body?: unknown,
+  cause?: unknown,
 ): ResponseValidationError {
-  const { issues = [], body, cause } = found;
   return new ResponseValidationError(
     {
       method: context.method,
@@ -327,10 +315,7 @@ function validationError(
   );
 }
 
-/**
- * Builds the {@link APIError} subclass for an error status from its envelope (or a safe body excerpt). The
- * client's `secrets` are redacted by value, before a non-JSON body is cut to its excerpt.
- */
+/** The {@link APIError} subclass of an error status, its body's envelope or excerpt redacted by value. */
 export function toAPIError(
   context: ResponseContext,
   response: ReadResponse,
@@ -353,16 +338,13 @@ export function toAPIError(
 
 const EXCERPT_LENGTH = 200;
 
-// The envelope of a JSON error body (up to MAX_REDACTED_BODY), else a short excerpt of the text read from
-// its first MAX_KEPT_TEXT characters: markup stripped, secret shapes removed, in time linear in what is read.
+// A JSON error body (up to MAX_REDACTED_BODY), else a redacted excerpt of its first MAX_KEPT_TEXT characters.
 function errorBody(text: string, headers: ResponseHeaders, secrets: SecretRegistry | undefined): unknown {
   if (text === '') return undefined;
   if (text.length <= MAX_REDACTED_BODY) {
     try {
       return JSON.parse(text);
-    } catch {
-      // not JSON: an excerpt below
-    }
+    } catch {}
   }
   const read = text.slice(0, MAX_KEPT_TEXT);
   const html = /html/i.test(headers.get('content-type') ?? '') || read.trimStart().startsWith('<');
