@@ -6,6 +6,7 @@ import type { Logger } from '../logging/logger.js';
 import type { RequesterConfig } from '../request/requester-config.js';
 import { parseRetryAfter } from '../request/retry-policy.js';
 import { type CallState, type ReadResponse, toAPIError } from '../request/send-attempt.js';
+import type { ResponseHeaders } from '../transport/transport.js';
 import {
   MemoryRateLimitStore,
   type RateLimitStore,
@@ -22,7 +23,6 @@ interface RateLimitHint {
   retryAfterMs?: number;
 }
 
-type Head = { get(name: string): string | null };
 const first = (value: string | null) => value?.split(',')[0] ?? '';
 const param = (value: string | null, name: string) =>
   num(new RegExp(`;\\s*${name}=([\\d.]+)`).exec(first(value))?.[1]);
@@ -33,7 +33,7 @@ const num = (text: string | undefined) =>
  * Reads `RateLimit-Policy`/`RateLimit` (draft-ietf-httpapi-ratelimit-headers, structured fields: the first
  * item), else `RateLimit-*` or `X-RateLimit-*` (a `Reset` over 10^9 is an epoch second), and `Retry-After`.
  */
-export function readRateLimit(head: Head, now: number): RateLimitHint | undefined {
+function readRateLimit(head: ResponseHeaders, now: number): RateLimitHint | undefined {
   const policy = head.get('ratelimit-policy');
   const state = head.get('ratelimit');
   const prefix = head.get('ratelimit-remaining') === null ? 'x-ratelimit-' : 'ratelimit-';
@@ -343,7 +343,7 @@ function gaveUp(
 ) {
   const { spec, idempotencyKey, attempts } = state;
   const context = { method: spec.method, path: spec.path, idempotencyKey, attempts };
-  const answer = read && toAPIError({ ...context, now: clock(config) }, read, config.secrets);
+  const answer = read && toAPIError({ ...context, now: config.clock.now() }, read, config.secrets);
   return new RateLimitError({
     ...context,
     status: 429,
@@ -355,5 +355,3 @@ function gaveUp(
     secrets: config.secrets,
   });
 }
-
-const clock = (config: RequesterConfig) => config.clock.now();

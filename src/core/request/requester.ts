@@ -68,12 +68,9 @@ export interface CheckedCall {
   extras: Record<string, unknown> | undefined;
 }
 
-/**
- * The request pipeline every endpoint rides on: URL and headers, bearer token for routes that need one,
- * per-attempt timeout, retries (`withRetries`), error mapping and response parsing.
- */
+/** The request pipeline every endpoint rides on: checks, headers, token, pacing, retries, parsing. */
 export class Requester {
-  // Private, so `util.inspect` of a client or resource does not walk into the transport and authenticator.
+  // Private, so `util.inspect` of a client does not walk into the transport and authenticator.
   readonly #config: Readonly<RequesterConfig>;
   // `accept`, `user-agent` and the client's default headers, merged once: every call starts from a copy.
   readonly #baseHeaders: Readonly<Record<string, string>>;
@@ -134,9 +131,8 @@ export class Requester {
   }
 
   /**
-   * The checks of {@link call}, also for a method that sends its call in parts (a bulk call's chunks): the
-   * checked arguments, or one {@link InputValidationError} naming every bad field. Nothing is sent. For an
-   * `upload`, the issues are returned instead, to be reported with the file's.
+   * The checks of {@link call}, also run once by a call sent in chunks: the checked arguments, or one
+   * {@link InputValidationError} naming every bad field (for an `upload`, the issues, to join the file's).
    */
   check(
     operation: Operation,
@@ -208,8 +204,7 @@ export class Requester {
     return spec;
   }
 
-  // A multipart call: the file is checked with the other arguments (one error names them all), and any
-  // temporary spool file is deleted when the call settles.
+  // The file is checked with the other arguments (one error names them all); a spool file is deleted after.
   async #upload<T>(
     operation: Operation,
     checked: CheckedCall & { issues: ValidationIssue[] },
@@ -288,9 +283,8 @@ export class Requester {
       let token: string | undefined;
       try {
         // A fresh cached token is read synchronously (nearly every call); else the exchange is awaited.
-        if (authenticator !== undefined) {
+        if (authenticator !== undefined)
           token = authenticator.currentToken?.() ?? (await authenticator.getToken(signal));
-        }
       } catch (error) {
         // The token exchange ran its own retries already: its failure ends the call (p-retry unwraps it).
         throw new AbortError(asError(error));
