@@ -211,8 +211,8 @@ export class Requester {
     part: FilePart | undefined,
   ): Promise<WithResponse<T>> {
     const signal = checked.options?.signal;
-    const aborted = () => userAbortError({ method: operation.method, path: checked.path }, signal);
-    if (signal?.aborted) throw aborted();
+    const call = { method: operation.method, path: checked.path };
+    if (signal?.aborted) throw userAbortError(call, signal);
     const { issues } = checked;
     let prepared: PreparedUpload | undefined;
     try {
@@ -224,8 +224,7 @@ export class Requester {
       if ('issue' in file) issues.push(file.issue);
       else prepared = file.prepared;
     } catch (error) {
-      if (signal?.aborted) throw aborted();
-      throw error;
+      throw userAbortError(call, signal) ?? error;
     }
     try {
       if (issues.length > 0 || prepared === undefined)

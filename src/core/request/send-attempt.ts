@@ -203,11 +203,7 @@ export function unrecognized<Fields extends object>(body: unknown, fields?: Fiel
 }
 
 /** Where the response came from, for error messages and the raw response. */
-export interface ResponseContext {
-  method: string;
-  path: string;
-  attempts: number;
-  idempotencyKey: string | undefined;
+export interface ResponseContext extends RequestContext {
   now: number;
   /** The route template for messages that group calls (`/v1/spv-requests/{slug}`); else `path`. */
   route?: string | undefined;
