@@ -72,6 +72,7 @@ export interface RequestSpec<T, Body = T> {
   /** The span name ({@link Operation.span}). */
   operation?: string | undefined;
   query?: QueryParams | undefined;
+  /** A JSON request body. */
   json?: unknown;
   /** An `application/x-www-form-urlencoded` body (the token endpoint). */
   form?: Record<string, string> | undefined;
