@@ -11,13 +11,6 @@ export const MAX_SECRETS = 32;
  *
  * Fed by the token manager when a token pair arrives and before each assertion or refresh token is sent:
  * a few writes per token lifetime, nothing per request. Read only on error paths and by debug logging.
- *
- * @example
- * ```ts
- * const secrets = new SecretRegistry();
- * secrets.add('pe_at_0123456789abcdef');
- * secrets.replace('token pe_at_0123456789abcdef expired'); // 'token [REDACTED] expired'
- * ```
  */
 export class SecretRegistry {
   // Private, so inspect and JSON of the registry (and of anything holding it) never list the values.

@@ -130,11 +130,6 @@ function decodersOf(encoding: string | string[] | undefined): Transform[] {
 
 /**
  * A {@link Transport} over a WHATWG `fetch` (global, MSW's, any runtime's), which decodes compression itself.
- *
- * @example
- * ```ts
- * const client = new PartnerEquity({ baseUrl, fetch: globalThis.fetch });
- * ```
  */
 export function fetchTransport(
   fetchImpl: typeof globalThis.fetch,
