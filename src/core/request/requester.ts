@@ -92,14 +92,7 @@ export class Requester {
     return new Requester({ ...this.config, ...overrides });
   }
 
-  /**
-   * Sends one logical call (with its retries) and parses the result.
-   *
-   * @example
-   * ```ts
-   * const page = await requester.request({ method: 'GET', path: '/v1/spv-requests', query: { page: 2 }, response: PageSchema });
-   * ```
-   */
+  /** Sends one call built by hand (the token exchange, the doctor's probes), with its retries. */
   request<Body, T = Body>(spec: RequestSpec<T, Body>): APIPromise<T> {
     return new APIPromise(this.#run(spec, false));
   }
@@ -107,11 +100,6 @@ export class Requester {
   /**
    * Calls `operation` (an entry of `OPERATIONS`): checks every argument against its schemas, then fills the
    * route, sets the `Idempotency-Key`, names the span, sends (with retries) and parses the answer.
-   *
-   * @example
-   * ```ts
-   * const request = await requester.call(OPERATIONS['spvRequests.get'], { params: { slug } }, { timeout: 5_000 });
-   * ```
    */
   call<O extends Operation>(
     operation: O,
