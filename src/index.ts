@@ -62,10 +62,10 @@ export type { RateLimitStore, RateLimitUpdate, RateRule } from './core/rate-limi
 export { APIPromise, type RawResponse, type WithResponse } from './core/request/api-promise.js';
 export { deriveIdempotencyKey } from './core/request/idempotency.js';
 export { PagePromise } from './core/request/page-promise.js';
-export type { Unrecognized } from './core/request/read-response.js';
-export type { RequestOptions } from './core/request/request-options.js';
+export type { IdempotentRequestOptions, RequestOptions } from './core/request/request-options.js';
 export type { ResponseValidationMode } from './core/request/response-validation.js';
 export type { RetryConfig } from './core/request/retry-policy.js';
+export type { Unrecognized } from './core/request/send-attempt.js';
 export type { UploadFile } from './core/uploads/file-source.js';
 export type { DoctorWebhookOptions } from './doctor/check-webhook.js';
 export type {
@@ -86,7 +86,6 @@ export type {
   ContractVersions,
 } from './resources/contract-lists.js';
 export type { Contracts } from './resources/contracts.js';
-export type { IdempotentRequestOptions } from './resources/idempotent-request-options.js';
 export type { InvestorBulkResult, InvestorCreateOptions, Investors } from './resources/investors.js';
 export type { OAuth, TokenInfo } from './resources/oauth.js';
 export type { SpvRequests } from './resources/spv-requests.js';

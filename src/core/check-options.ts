@@ -24,11 +24,6 @@ export function optionIssues<S extends z.ZodType>(
 /**
  * Checks `options` against `schema` ({@link optionIssues}) and throws one {@link InputValidationError}
  * naming every bad field; returns `options` as given.
- *
- * @example
- * ```ts
- * checkOptions<ClientOptions>('client options', optionsSchema, options);
- * ```
  */
 export function checkOptions<T>(subject: string, schema: z.ZodType, options: unknown): T {
   const { issues } = optionIssues(schema, options);

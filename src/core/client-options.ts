@@ -144,13 +144,16 @@ export interface ClientOptions {
   authenticator?: Authenticator | undefined;
 }
 
-const isFunction = (value: unknown): boolean => typeof value === 'function';
-const hasMethods =
-  (...names: string[]) =>
-  (value: unknown): boolean =>
-    typeof value === 'object' &&
-    value !== null &&
-    names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
+const fn = <T>() => z.custom<T>((value) => typeof value === 'function', { message: 'must be a function' });
+// An object with these methods (a logger, a store, a clock…), named by `message` when it is not one.
+const withMethods = <T>(message: string, ...names: string[]) =>
+  z.custom<T>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function'),
+    { message },
+  );
 
 const httpUrl = (what: string) =>
   z.string().refine(
@@ -175,7 +178,7 @@ const optionsSchema = z
     clientId: z.string().min(1).optional(),
     issuer: httpUrl('your own API base URL').optional(),
     privateKey: z.unknown().optional(),
-    signer: z.custom<Signer>(isFunction, { message: 'must be a function' }).optional(),
+    signer: fn<Signer>().optional(),
     keyId: z.string().min(1).optional(),
     assertionAlgorithm: z.enum(['EdDSA', 'Ed25519']).optional(),
     maxRetries: z.number().int().min(0).max(20).optional(),
@@ -186,84 +189,75 @@ const optionsSchema = z
         initialDelayMs: z.number().finite().min(0),
         maxDelayMs: z.number().finite().min(0),
         maxRetryAfterMs: z.number().finite().min(0),
-        random: z.custom<() => number>(isFunction, { message: 'must be a function' }),
+        random: fn<() => number>(),
       })
       .partial()
       .optional(),
-    fetch: z.custom<typeof globalThis.fetch>(isFunction, { message: 'must be a function' }).optional(),
-    dispatcher: z
-      .custom<Dispatcher>(hasMethods('dispatch'), { message: 'must be an undici Dispatcher' })
-      .optional(),
-    logger: z
-      .custom<Logger>(hasMethods('debug', 'info', 'warn', 'error'), {
-        message: 'must have debug, info, warn and error methods',
-      })
-      .optional(),
+    fetch: fn<typeof globalThis.fetch>().optional(),
+    dispatcher: withMethods<Dispatcher>('must be an undici Dispatcher', 'dispatch').optional(),
+    logger: withMethods<Logger>(
+      'must have debug, info, warn and error methods',
+      'debug',
+      'info',
+      'warn',
+      'error',
+    ).optional(),
     logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
     defaultHeaders: HeadersSchema.optional(),
     allowInsecureHttp: z.boolean().optional(),
     logPersonalData: z.boolean().optional(),
-    clock: z.custom<Clock>(hasMethods('now', 'sleep'), { message: 'must have now() and sleep()' }).optional(),
+    clock: withMethods<Clock>('must have now() and sleep()', 'now', 'sleep').optional(),
     maxResponseBytes: z.number().int().positive().optional(),
     responseValidation: z.enum(RESPONSE_VALIDATION_MODES).optional(),
-    tokenStore: z
-      .custom<TokenStore>(hasMethods('read', 'lease', 'takeRefreshToken', 'write'), {
-        message: 'must be a TokenStore (read, lease, takeRefreshToken and write methods)',
-      })
-      .optional(),
-    tracerProvider: z
-      .custom<TracerProviderLike>(hasMethods('getTracer'), {
-        message: 'must be a TracerProvider (getTracer)',
-      })
-      .optional(),
+    tokenStore: withMethods<TokenStore>(
+      'must be a TokenStore (read, lease, takeRefreshToken and write methods)',
+      'read',
+      'lease',
+      'takeRefreshToken',
+      'write',
+    ).optional(),
+    tracerProvider: withMethods<TracerProviderLike>(
+      'must be a TracerProvider (getTracer)',
+      'getTracer',
+    ).optional(),
     propagateTraceContext: z.boolean().optional(),
     rateLimit: z.boolean().optional(),
     maxRateLimitWait: z.number().finite().min(0).optional(),
-    rateLimitStore: z
-      .custom<RateLimitStore>(hasMethods('take', 'push'), {
-        message: 'must be a RateLimitStore (take and push methods)',
-      })
-      .optional(),
-    authenticator: z
-      .custom<Authenticator>(hasMethods('getToken', 'onUnauthorized'), {
-        message: 'must be an Authenticator',
-      })
-      .optional(),
+    rateLimitStore: withMethods<RateLimitStore>(
+      'must be a RateLimitStore (take and push methods)',
+      'take',
+      'push',
+    ).optional(),
+    authenticator: withMethods<Authenticator>(
+      'must be an Authenticator',
+      'getToken',
+      'onUnauthorized',
+    ).optional(),
   })
   .superRefine((options, ctx) => {
-    if (options.allowInsecureHttp !== true && isCleartextToNetwork(options.baseUrl)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['baseUrl'],
-        message:
-          'is plain http to a host other than this machine, so tokens would travel in cleartext: use https, or set allowInsecureHttp: true for a network you trust',
-      });
-    }
-    if (options.fetch !== undefined && options.dispatcher !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['dispatcher'], message: 'cannot be combined with fetch' });
-    }
-    if (options.privateKey !== undefined && options.signer !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['signer'],
-        message: 'give either privateKey or signer, not both',
-      });
-    }
+    const issue = (when: boolean, field: string, message: string) =>
+      when && ctx.addIssue({ code: 'custom', path: [field], message });
+    issue(
+      options.allowInsecureHttp !== true && isCleartextToNetwork(options.baseUrl),
+      'baseUrl',
+      'is plain http to a host other than this machine, so tokens would travel in cleartext: use https, or set allowInsecureHttp: true for a network you trust',
+    );
+    issue(
+      options.fetch !== undefined && options.dispatcher !== undefined,
+      'dispatcher',
+      'cannot be combined with fetch',
+    );
+    issue(
+      options.privateKey !== undefined && options.signer !== undefined,
+      'signer',
+      'give either privateKey or signer, not both',
+    );
     // Credentials come as a set: partial credentials would only fail later, on the first bearer call.
-    const given = options.clientId ?? options.issuer ?? options.privateKey ?? options.signer;
-    if (given !== undefined) {
-      if (options.clientId === undefined)
-        ctx.addIssue({ code: 'custom', path: ['clientId'], message: 'is required with credentials' });
-      if (options.issuer === undefined)
-        ctx.addIssue({ code: 'custom', path: ['issuer'], message: 'is required with credentials' });
-      if (options.privateKey === undefined && options.signer === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['privateKey'],
-          message: 'privateKey or signer is required with credentials',
-        });
-      }
-    }
+    const given = (options.clientId ?? options.issuer ?? options.privateKey ?? options.signer) !== undefined;
+    issue(given && options.clientId === undefined, 'clientId', 'is required with credentials');
+    issue(given && options.issuer === undefined, 'issuer', 'is required with credentials');
+    const keyless = options.privateKey === undefined && options.signer === undefined;
+    issue(given && keyless, 'privateKey', 'privateKey or signer is required with credentials');
   });
 
 /**

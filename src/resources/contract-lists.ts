@@ -1,4 +1,4 @@
-import { type Unrecognized, unrecognized } from '../core/request/read-response.js';
+import { type Unrecognized, unrecognized } from '../core/request/send-attempt.js';
 
 /** One available contract version; whatever else the server says about it is kept. */
 export interface ContractVersionInfo {

@@ -64,14 +64,7 @@ const catalogs = contractKind('catalogs', contracts.ContractCatalogList, contrac
 const primitives = contractKind('primitives', contracts.ContractPrimitiveList, contracts.ContractPrimitive);
 const samples = contractKind('samples', contracts.ContractSampleList, contracts.ContractSample);
 
-/**
- * Every operation of the API the SDK calls, keyed by its own name.
- *
- * @example
- * ```ts
- * OPERATIONS['spvRequests.get']; // { method: 'GET', route: '/v1/spv-requests/{slug}', response: SpvRequest, … }
- * ```
- */
+/** Every operation of the API the SDK calls, keyed by its own name. */
 export const OPERATIONS = withSpans({
   'system.root': { method: 'GET', route: '/', response: RootResponse, auth: 'none' },
   'system.health': { method: 'GET', route: '/public/hc', response: HealthResponse, auth: 'none' },

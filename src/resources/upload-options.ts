@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import type { IdempotentRequestOptions } from '../core/request/request-options.js';
 import type { UploadFile } from '../core/uploads/file-source.js';
-import { MAX_UPLOAD_BYTES, UPLOAD_MEDIA_TYPES, type UploadMediaType } from '../schemas/uploads.js';
-import type { IdempotentRequestOptions } from './idempotent-request-options.js';
+import { UPLOAD_MEDIA_TYPES, type UploadMediaType } from '../schemas/uploads.js';
 
 /** Options of `client.subscriptions.uploadSignedForm()`. */
 export interface SignedFormUploadOptions extends IdempotentRequestOptions {
@@ -76,5 +76,3 @@ export const FundingReceiptOptions = z.strictObject({
     .optional(),
   maxBytes: maxBytes(),
 });
-
-export { MAX_UPLOAD_BYTES };

@@ -3,12 +3,6 @@ import { z } from 'zod';
 /**
  * An enum-like response field that stays open: the values the API documents today are typed precisely, and
  * any value added later (the API may add fields and values in a minor release) still parses as a string.
- *
- * @example
- * ```ts
- * const Status = openEnum(['pending-review', 'approved'] as const);
- * type Status = z.infer<typeof Status>; // 'pending-review' | 'approved' | (string & {})
- * ```
  */
 export function openEnum<const Values extends readonly [string, ...string[]]>(
   values: Values,

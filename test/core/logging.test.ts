@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { levelLogger, redact, redactHeaders, resolveLogLevel } from '../../src/core/logging/logger.js';
+import { levelLogger, resolveLogLevel } from '../../src/core/logging/logger.js';
+import { redact, redactHeaders } from '../../src/core/logging/redact.js';
 import { memoryLogger } from '../helpers/memory-logger.js';
 import { scriptedAuthenticator, testRequester } from '../helpers/requester-factory.js';
 import { useTestServer } from '../helpers/test-server.js';

@@ -1,4 +1,4 @@
-// The rule at the top of src/schemas/index.ts, one test per clause. Each fails if the rule is broken: plant a
+// The rule in src/schemas/README.md, one test per clause. Each fails if the rule is broken: plant a
 // required `checkedAt` in HealthResponse again, close an enum, refuse a `+00:00` timestamp, cap a name…
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,24 +10,24 @@ import {
   ContractSample,
   ContractTemplate,
   ContractVersionList,
-  FundingReceiptFields,
-  FundingReceiptUploadResult,
-  HealthResponse,
-  InvestorInput,
-  InvestorResult,
-  OpenApiDocument,
-  RootResponse,
+} from '../../src/schemas/contracts.js';
+import { InvestorInput, InvestorResult } from '../../src/schemas/investors.js';
+import { TokenInfo } from '../../src/schemas/oauth.js';
+import {
   SetupFee,
   ShareClass,
-  SignedFormUploadResult,
   SpvRequest,
   SpvRequestCreate,
   SpvRequestListItem,
   SpvRequestPage,
-  SubscriptionInput,
-  SubscriptionResult,
-  TokenInfo,
-} from '../../src/schemas/index.js';
+} from '../../src/schemas/spv-requests.js';
+import { SubscriptionInput, SubscriptionResult } from '../../src/schemas/subscriptions.js';
+import { HealthResponse, OpenApiDocument, RootResponse } from '../../src/schemas/system.js';
+import {
+  FundingReceiptFields,
+  FundingReceiptUploadResult,
+  SignedFormUploadResult,
+} from '../../src/schemas/uploads.js';
 
 const spvRequest = {
   spvRequestSlug: 'spvr_1',

@@ -84,7 +84,10 @@ export class APIError extends PartnerEquityError {
       typeof init.body === 'string' ? redactText(init.body, secrets) : redact(init.body, { secrets });
     const requestId = init.requestId === undefined ? undefined : redactText(init.requestId, secrets);
     const envelope = readEnvelope(body);
-    const code: ErrorCode = envelope.code ?? statusCode(init.status);
+    const code: ErrorCode =
+      envelope.code ??
+      byStatus[init.status]?.[1] ??
+      (init.status >= 500 ? 'internal_server_error' : 'api_error');
     super(redactText(describe({ ...init, body, requestId }, envelope), secrets), code);
     this.status = init.status;
     this.detail = envelope.detail;
@@ -102,7 +105,7 @@ export class APIError extends PartnerEquityError {
 
   /** Builds the subclass that matches `init.status`. */
   static from(init: APIErrorInit): APIError {
-    const Class = classFor(init.status);
+    const Class = byStatus[init.status]?.[0] ?? (init.status >= 500 ? InternalServerError : APIError);
     return new Class(init);
   }
 }
@@ -161,14 +164,6 @@ const byStatus: Record<number, [APIErrorClass, StatusErrorCode]> = {
   429: [RateLimitError, 'rate_limited'],
 };
 
-function classFor(status: number): APIErrorClass {
-  return byStatus[status]?.[0] ?? (status >= 500 ? InternalServerError : APIError);
-}
-
-function statusCode(status: number): StatusErrorCode {
-  return byStatus[status]?.[1] ?? (status >= 500 ? 'internal_server_error' : 'api_error');
-}
-
 interface Envelope {
   code: string | undefined;
   detail: string | undefined;
@@ -176,13 +171,9 @@ interface Envelope {
   validationErrors: ValidationErrorItem[];
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function optionalString(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const optionalString = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 function readIssues(body: unknown): UnprocessableEntityIssue[] {
   if (!isRecord(body) || !Array.isArray(body['detail'])) return [];

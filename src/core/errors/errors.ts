@@ -85,13 +85,8 @@ export class APIUserAbortError extends PartnerEquityError {
 }
 
 /**
- * The one place a caller's abort becomes an error: when `signal` has aborted, an {@link APIUserAbortError}
- * for `call` with the signal's reason as its cause (or `error`, if it already is one); else `undefined`.
- *
- * @example
- * ```ts
- * catch (error) { throw userAbortError(spec, signal, error) ?? error; }
- * ```
+ * The one place a caller's abort becomes an error: once `signal` has aborted, an {@link APIUserAbortError}
+ * (`error` itself if it is one) with the signal's reason as cause; else `undefined`.
  */
 export function userAbortError(
   call: Pick<RequestContext, 'method' | 'path'>,
@@ -140,7 +135,11 @@ export class ResponseValidationError extends PartnerEquityError {
     },
     options: { cause?: unknown } = {},
   ) {
-    const write = init.method === 'GET' ? '' : writeNote(init.idempotencyKey);
+    const key = init.idempotencyKey;
+    const write =
+      init.method === 'GET'
+        ? ''
+        : ` — the server may already have done the write (see error.body)${key === undefined ? '.' : `; send again with idempotency key ${key} to replay it, not repeat it.`}`;
     super(
       `${init.method} ${init.path}: ${init.status} response ${init.summary}${formatIssues(init.issues)}${write}`,
       init.code ?? 'response_validation',
@@ -154,12 +153,6 @@ export class ResponseValidationError extends PartnerEquityError {
     this.body = init.body;
     this.issues = init.issues;
   }
-}
-
-function writeNote(idempotencyKey: string | undefined): string {
-  return idempotencyKey === undefined
-    ? ' — the server may already have done the write (see error.body).'
-    : ` — the server may already have done the write (see error.body); send again with idempotency key ${idempotencyKey} to replay it, not repeat it.`;
 }
 
 /** A response body larger than the client's `maxResponseBytes`; reading stopped at the limit. */

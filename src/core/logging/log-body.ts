@@ -10,11 +10,6 @@ export const LOG_BODY_LIMIT = 2048;
  * A request or response body as a debug log field: redacted (secrets by name, value and shape; personal
  * data masked unless the partner opted in), and at most {@link LOG_BODY_LIMIT} characters. A small JSON
  * body stays an object, so structured loggers can index it; a large one becomes a truncated string.
- *
- * @example
- * ```ts
- * logBody({ investors: rows }, { maskPersonalData: true }); // '{"investors":[{"email":"[MASKED]",…… [truncated, 78123 characters]'
- * ```
  */
 export function logBody(body: unknown, options: RedactOptions): unknown {
   if (body === undefined) return undefined;

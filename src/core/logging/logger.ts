@@ -32,10 +32,7 @@ function isLogLevel(value: unknown): value is LogLevel {
   return typeof value === 'string' && (LOG_LEVELS as readonly string[]).includes(value);
 }
 
-/**
- * The effective level: the `logLevel` option, else `PARTNER_EQUITY_LOG` (ignored unless it names a level),
- * else `warn`.
- */
+/** The effective level: the `logLevel` option, else `PARTNER_EQUITY_LOG` if it names one, else `warn`. */
 export function resolveLogLevel(option: LogLevel | undefined, env = readEnv(LOG_LEVEL_ENV)): LogLevel {
   if (option !== undefined) return option;
   const fromEnv = env?.trim().toLowerCase();
@@ -51,9 +48,7 @@ export function readEnv(name: string): string | undefined {
 
 const noop = (): void => undefined;
 
-/**
- * A {@link Logger} that forwards to `target` only the lines at `level` or above.
- */
+/** A {@link Logger} that forwards to `target` only the lines at `level` or above. */
 export function levelLogger(target: Logger, level: LogLevel): Logger & { readonly level: LogLevel } {
   const threshold = LOG_LEVELS.indexOf(level);
   const at = (name: Exclude<LogLevel, 'off'>) =>
@@ -63,5 +58,3 @@ export function levelLogger(target: Logger, level: LogLevel): Logger & { readonl
 
 /** The default logger: `console`. */
 export const consoleLogger: Logger = console;
-
-export { REDACTED, redact, redactHeaders, redactText } from './redact.js';

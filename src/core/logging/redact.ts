@@ -129,17 +129,9 @@ export function redactHeaders(
 }
 
 /**
- * A copy of a request or response body safe to log or keep in an error: secret-named fields replaced at
- * any depth, the client's secrets (with `options.secrets`) and secret-shaped strings replaced everywhere,
- * personal data masked with `options.maskPersonalData`. Strings are read as JSON or
- * `x-www-form-urlencoded` when they parse as such.
- *
- * @example
- * ```ts
- * redact('grant_type=refresh_token&refresh_token=rt_123'); // 'grant_type=refresh_token&refresh_token=[REDACTED]'
- * redact({ accessToken: 'at', expiresIn: 3600 });          // { accessToken: '[REDACTED]', expiresIn: 3600 }
- * redact({ email: 'a@b.example' }, { maskPersonalData: true }); // { email: '[MASKED]' }
- * ```
+ * A copy of a body safe to log or keep in an error: secret-named fields at any depth, the client's secrets
+ * and secret-shaped strings replaced, personal data masked with `maskPersonalData`. Strings are read as
+ * JSON or `x-www-form-urlencoded` when they parse as such.
  */
 export function redact(value: unknown, options: RedactOptions = {}): unknown {
   if (typeof value === 'string') return redactString(value, options);

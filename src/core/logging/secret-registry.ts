@@ -5,19 +5,8 @@ export const MIN_SECRET_LENGTH = 8;
 export const MAX_SECRETS = 32;
 
 /**
- * The secret values one client currently knows — its access and refresh tokens and the last assertions —
- * so that text built from what a server sent back (an error body quoting the assertion, a 401 detail
- * quoting the token, a proxy's HTML page) can be redacted by value, not only by shape.
- *
- * Fed by the token manager when a token pair arrives and before each assertion or refresh token is sent:
- * a few writes per token lifetime, nothing per request. Read only on error paths and by debug logging.
- *
- * @example
- * ```ts
- * const secrets = new SecretRegistry();
- * secrets.add('pe_at_0123456789abcdef');
- * secrets.replace('token pe_at_0123456789abcdef expired'); // 'token [REDACTED] expired'
- * ```
+ * The secret values one client knows (its tokens and last assertions), so that what a server quotes back
+ * is redacted by value, not only by shape. Written a few times per token lifetime, read on error paths.
  */
 export class SecretRegistry {
   // Private, so inspect and JSON of the registry (and of anything holding it) never list the values.

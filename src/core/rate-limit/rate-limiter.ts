@@ -3,16 +3,61 @@ import { recordWait, type WaitReason } from '../../tracing/tracing.js';
 import type { Clock } from '../clock.js';
 import { RateLimitError } from '../errors/errors.js';
 import type { Logger } from '../logging/logger.js';
-import { type ReadResponse, toAPIError } from '../request/read-response.js';
 import type { RequesterConfig } from '../request/requester-config.js';
-import type { CallState } from '../request/send-attempt.js';
-import { readRateLimit } from './rate-limit-headers.js';
+import { parseRetryAfter } from '../request/retry-policy.js';
+import { type CallState, type ReadResponse, toAPIError } from '../request/send-attempt.js';
+import type { ResponseHeaders } from '../transport/transport.js';
 import {
   MemoryRateLimitStore,
   type RateLimitStore,
   type RateLimitUpdate,
   type RateRule,
 } from './rate-limit-store.js';
+
+/** What a response said about the budget (each field only when it said so); times in ms. */
+interface RateLimitHint {
+  limit?: number;
+  windowMs?: number;
+  remaining?: number;
+  resetMs?: number;
+  retryAfterMs?: number;
+}
+
+const first = (value: string | null) => value?.split(',')[0] ?? '';
+const param = (value: string | null, name: string) =>
+  num(new RegExp(`;\\s*${name}=([\\d.]+)`).exec(first(value))?.[1]);
+const num = (text: string | undefined) =>
+  text === undefined || Number.isNaN(Number(text)) ? undefined : Number(text);
+
+/**
+ * Reads `RateLimit-Policy`/`RateLimit` (draft-ietf-httpapi-ratelimit-headers, structured fields: the first
+ * item), else `RateLimit-*` or `X-RateLimit-*` (a `Reset` over 10^9 is an epoch second), and `Retry-After`.
+ */
+function readRateLimit(head: ResponseHeaders, now: number): RateLimitHint | undefined {
+  const policy = head.get('ratelimit-policy');
+  const state = head.get('ratelimit');
+  const prefix = head.get('ratelimit-remaining') === null ? 'x-ratelimit-' : 'ratelimit-';
+  if (
+    policy === null &&
+    state === null &&
+    head.get(`${prefix}remaining`) === null &&
+    head.get('retry-after') === null
+  )
+    return undefined;
+  const count = (name: string) => num(/^\s*([\d.]+)/.exec(head.get(prefix + name) ?? '')?.[1]);
+  const hint: RateLimitHint = {};
+  const limit = param(policy, 'q') ?? count('limit');
+  const window = param(policy, 'w') ?? param(head.get(`${prefix}limit`), 'w');
+  const remaining = param(state, 'r') ?? count('remaining');
+  const reset = param(state, 't') ?? count('reset');
+  const retryAfter = parseRetryAfter(head.get('retry-after'), now);
+  if (limit !== undefined && limit > 0) hint.limit = limit;
+  if (window !== undefined && window > 0) hint.windowMs = window * 1000;
+  if (remaining !== undefined) hint.remaining = remaining;
+  if (reset !== undefined) hint.resetMs = Math.max(0, reset > 1e9 ? reset * 1000 - now : reset * 1000);
+  if (retryAfter !== undefined) hint.retryAfterMs = retryAfter;
+  return Object.keys(hint).length === 0 ? undefined : hint;
+}
 
 interface Waiter {
   started: number;
@@ -298,7 +343,7 @@ function gaveUp(
 ) {
   const { spec, idempotencyKey, attempts } = state;
   const context = { method: spec.method, path: spec.path, idempotencyKey, attempts };
-  const answer = read && toAPIError({ ...context, now: clock(config) }, read, config.secrets);
+  const answer = read && toAPIError({ ...context, now: config.clock.now() }, read, config.secrets);
   return new RateLimitError({
     ...context,
     status: 429,
@@ -310,5 +355,3 @@ function gaveUp(
     secrets: config.secrets,
   });
 }
-
-const clock = (config: RequesterConfig) => config.clock.now();

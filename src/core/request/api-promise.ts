@@ -35,13 +35,11 @@ export class APIPromise<T> extends Promise<T> {
   readonly #result: Promise<WithResponse<T>>;
 
   constructor(result: Promise<WithResponse<T>>) {
-    // The base promise is a placeholder: `then`/`catch`/`finally` below read from `#result`. Resolving it
-    // with `undefined` right away keeps it from ever reporting an unhandled rejection of its own.
+    // A placeholder base, resolved at once so it never reports an unhandled rejection: `then` reads `#result`.
     super((resolve) => resolve(undefined as T));
     this.#result = result;
   }
 
-  // Derived promises (`.then(...)` results) are plain promises, not APIPromises.
   /** `Promise`: what `.then()` and friends derive is a plain promise. */
   static override get [Symbol.species]() {
     return Promise;

@@ -86,10 +86,8 @@ const RequestOptionsSchema = z.object({
 });
 
 /**
- * A call's {@link RequestOptions}, checked before anything is sent: the known ones (a method's own extras
- * left out), or issues naming every bad one. Plain-JS callers (and values from config files) can pass
- * anything, and a wrong `signal` or a header with a line break must surface as `InputValidationError`, not
- * as a `TypeError` or a "connection error" from the transport. `null` and `undefined` mean none.
+ * A call's {@link RequestOptions} (a method's own extras left out), or issues naming every bad one, so that
+ * a plain-JS caller's wrong `signal` or header surfaces as `InputValidationError`. `null`/`undefined`: none.
  */
 export function parseRequestOptions(options: unknown): {
   data: RequestOptions | undefined;

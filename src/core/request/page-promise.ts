@@ -5,22 +5,18 @@ import type { APIPromise, WithResponse } from './api-promise.js';
 export interface PageSource<Page, Item> {
   /** Fetches page `page` (1-based). */
   fetchPage(page: number): APIPromise<Page>;
-  /** The items of a page. */
   items(page: Page): readonly Item[];
   /** The page size asked for. */
   perPage: number;
-  /**
-   * The page's `count`: the total number of items, or (on some servers) the items on this page. It ends
-   * iteration only where it cannot be the page's own length.
-   */
+  /** The page's `count`: the list's total, or (on some servers) this page's. */
   total?: ((page: Page) => number | undefined) | undefined;
   /** The page size the server says it used (`limit`), when it says. */
   limit?: ((page: Page) => number | undefined) | undefined;
   /** First page to fetch. @default 1 */
   startPage?: number | undefined;
-  /** Stops iteration between pages (and is passed to each page request by the caller). */
+  /** Stops iteration between pages. */
   signal?: AbortSignal | undefined;
-  /** Where to report an abort: the list call's method and path. */
+  /** The list call, to name in an abort. */
   method: string;
   path: string;
 }
@@ -112,8 +108,7 @@ export class PagePromise<Page, Item> implements PromiseLike<Page>, AsyncIterable
       if (length === 0) return;
       if (pageSize !== undefined && length < pageSize) return;
       if (total !== undefined && total > length && seen >= total) return;
-      const abort = userAbortError(this.#source, signal);
-      if (abort !== undefined) throw abort;
+      if (signal?.aborted) throw userAbortError(this.#source, signal);
       number += 1;
       page = await this.#source.fetchPage(number);
     }

@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { MultipartBody } from '../uploads/multipart-body.js';
 import type { RequestOptions } from './request-options.js';
-
 import type { ResponseValidationMode } from './response-validation.js';
 
 /** HTTP methods the API uses. */
@@ -46,16 +45,11 @@ export interface Operation {
   readonly select?: (body: never) => unknown;
   /** The SDK sends an `Idempotency-Key` on every call (yours or a generated one). */
   readonly idempotencyKey?: true;
-  /**
-   * Checked in this mode whatever the client's `responseValidation`: `strict` for tokens (nothing works
-   * without them); `off` where the spec shows no shape at all, and `select` recognises what it can and
-   * hands anything else over as sent (contract versions and lists).
-   */
+  /** Checked in this mode whatever the client's: `off` where the spec shows no shape (`select` copes). */
   readonly validation?: 'strict' | 'off';
   /**
-   * How the call authenticates: absent means a bearer token (so an operation added later fails closed);
-   * `optional` sends one whenever the client has credentials (contracts declare no security requirement,
-   * but a server may still want a token); `none` never does.
+   * Absent: a bearer token (a route added later fails closed); `optional`: a token whenever the client has
+   * credentials (contracts); `none`: never.
    */
   readonly auth?: 'optional' | 'none';
 }
@@ -71,11 +65,11 @@ export type OperationResult<O extends Operation> = O extends { select: (body: ne
  */
 export interface RequestSpec<T, Body = T> {
   method: HttpMethod;
-  /** The API path, already percent-encoded (e.g. `/v1/spv-requests/${encodeURIComponent(slug)}`). */
+  /** The API path, already percent-encoded. */
   path: string;
   /** The route template (`/v1/spv-requests/{slug}`), so warnings about a route are said once. */
   route?: string | undefined;
-  /** The operation's span name (`spv_requests.get`). */
+  /** The span name ({@link Operation.span}). */
   operation?: string | undefined;
   query?: QueryParams | undefined;
   /** A JSON request body. */
@@ -90,17 +84,10 @@ export interface RequestSpec<T, Body = T> {
   idempotencyKey?: string | undefined;
   /** Retry this POST even without an idempotency key (safe to repeat, like a JWT-bearer token grant). */
   retryPost?: boolean | undefined;
-  /** Schema of the success body (checked per the client's `responseValidation`). */
   response: z.ZodType<Body>;
-  /**
-   * The call's value from the body; the body itself when absent. In `'warn'` and `'off'` modes it may see a
-   * body that does not match `response`, so it must not assume the schema held.
-   */
+  /** The call's value from the body (which may not match `response` in `warn` and `off` modes). */
   select?(body: Body): T;
-  /**
-   * How the call authenticates (from its operation): `bearer` needs credentials, `optional` sends a token
-   * when the client has credentials, `none` never does. @default 'bearer'
-   */
+  /** As {@link Operation.auth}; `bearer` needs credentials. @default 'bearer' */
   auth?: 'bearer' | 'optional' | 'none' | undefined;
   /** This call's validation mode, whatever the client's (the token endpoint is always `'strict'`). */
   validation?: ResponseValidationMode | undefined;

@@ -25,12 +25,18 @@ import {
 } from './build-request.js';
 import { randomIdempotencyKey } from './idempotency.js';
 import { recordRetry, startOperationSpan, traceOperation } from './operation-span.js';
-import { parseSuccess, type ReadResponse, type ResponseContext, toAPIError } from './read-response.js';
 import type { IdempotentRequestOptions, RequestOptions } from './request-options.js';
 import type { Operation, OperationResult, QueryParams, RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester-config.js';
 import { type RetryLoop, withRetries } from './retry-policy.js';
-import { type CallState, sendAttempt } from './send-attempt.js';
+import {
+  type CallState,
+  parseSuccess,
+  type ReadResponse,
+  type ResponseContext,
+  sendAttempt,
+  toAPIError,
+} from './send-attempt.js';
 
 export type { RequesterConfig };
 
@@ -66,12 +72,9 @@ export interface CheckedCall {
   extras: Record<string, unknown> | undefined;
 }
 
-/**
- * The request pipeline every endpoint rides on: URL and headers, bearer token for routes that need one,
- * per-attempt timeout, retries (`withRetries`), error mapping and response parsing.
- */
+/** The request pipeline every endpoint rides on: checks, headers, token, pacing, retries, parsing. */
 export class Requester {
-  // Private, so `util.inspect` of a client or resource does not walk into the transport and authenticator.
+  // Private, so `util.inspect` of a client does not walk into the transport and authenticator.
   readonly #config: Readonly<RequesterConfig>;
   // `accept`, `user-agent` and the client's default headers, merged once: every call starts from a copy.
   readonly #baseHeaders: Readonly<Record<string, string>>;
@@ -93,14 +96,7 @@ export class Requester {
     return new Requester({ ...this.config, ...overrides });
   }
 
-  /**
-   * Sends one logical call (with its retries) and parses the result.
-   *
-   * @example
-   * ```ts
-   * const page = await requester.request({ method: 'GET', path: '/v1/spv-requests', query: { page: 2 }, response: PageSchema });
-   * ```
-   */
+  /** Sends one call built by hand (the token exchange, the doctor's probes), with its retries. */
   request<Body, T = Body>(spec: RequestSpec<T, Body>): APIPromise<T> {
     return new APIPromise(this.#run(spec, false));
   }
@@ -108,11 +104,6 @@ export class Requester {
   /**
    * Calls `operation` (an entry of `OPERATIONS`): checks every argument against its schemas, then fills the
    * route, sets the `Idempotency-Key`, names the span, sends (with retries) and parses the answer.
-   *
-   * @example
-   * ```ts
-   * const request = await requester.call(OPERATIONS['spvRequests.get'], { params: { slug } }, { timeout: 5_000 });
-   * ```
    */
   call<O extends Operation>(
     operation: O,
@@ -132,9 +123,8 @@ export class Requester {
   }
 
   /**
-   * The checks of {@link call}, also for a method that sends its call in parts (a bulk call's chunks): the
-   * checked arguments, or one {@link InputValidationError} naming every bad field. Nothing is sent. For an
-   * `upload`, the issues are returned instead, to be reported with the file's.
+   * The checks of {@link call}, also run once by a call sent in chunks: the checked arguments, or one
+   * {@link InputValidationError} naming every bad field (for an `upload`, the issues, to join the file's).
    */
   check(
     operation: Operation,
@@ -208,16 +198,15 @@ export class Requester {
     return spec;
   }
 
-  // A multipart call: the file is checked with the other arguments (one error names them all), and any
-  // temporary spool file is deleted when the call settles.
+  // The file is checked with the other arguments (one error names them all); a spool file is deleted after.
   async #upload<T>(
     operation: Operation,
     checked: CheckedCall & { issues: ValidationIssue[] },
     part: FilePart | undefined,
   ): Promise<WithResponse<T>> {
     const signal = checked.options?.signal;
-    const aborted = () => userAbortError({ method: operation.method, path: checked.path }, signal);
-    if (signal?.aborted) throw aborted();
+    const call = { method: operation.method, path: checked.path };
+    if (signal?.aborted) throw userAbortError(call, signal);
     const { issues } = checked;
     let prepared: PreparedUpload | undefined;
     try {
@@ -229,8 +218,7 @@ export class Requester {
       if ('issue' in file) issues.push(file.issue);
       else prepared = file.prepared;
     } catch (error) {
-      if (signal?.aborted) throw aborted();
-      throw error;
+      throw userAbortError(call, signal) ?? error;
     }
     try {
       if (issues.length > 0 || prepared === undefined)
@@ -249,8 +237,7 @@ export class Requester {
       assertOneBody(spec);
     }
     const signal = options.signal;
-    const abort = userAbortError(spec, signal);
-    if (abort !== undefined) throw abort;
+    if (signal?.aborted) throw userAbortError(spec, signal);
 
     const headers = mergeHeaders(
       this.#baseHeaders,
@@ -289,9 +276,8 @@ export class Requester {
       let token: string | undefined;
       try {
         // A fresh cached token is read synchronously (nearly every call); else the exchange is awaited.
-        if (authenticator !== undefined) {
+        if (authenticator !== undefined)
           token = authenticator.currentToken?.() ?? (await authenticator.getToken(signal));
-        }
       } catch (error) {
         // The token exchange ran its own retries already: its failure ends the call (p-retry unwraps it).
         throw new AbortError(asError(error));

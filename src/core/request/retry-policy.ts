@@ -46,7 +46,7 @@ export interface RetryLoop {
   /** Backoff waits run on this clock (a manual one in tests). */
   clock: Clock;
   logger?: Pick<Logger, 'debug'> | undefined;
-  /** The call, for debug lines and an abort during a wait. */
+  /** The call, named in debug lines and in an abort during a wait. */
   call: { method: string; path: string };
   /** Clock time after which no new attempt starts. */
   deadlineAt?: number | undefined;
@@ -65,11 +65,9 @@ export interface RetryNotice {
 }
 
 /**
- * Runs `attempt` until it succeeds or fails in a way retrying cannot fix ({@link isRetryable}), at most
- * `1 + retries` times. Before each retry it waits for the server's `Retry-After` (a wait over
- * `maxRetryAfterMs` ends the call instead) or a full-jitter backoff, on the injected clock; a wait that would
- * pass the deadline ends the call with the last error. p-retry is the loop; the waits are ours so that a
- * manual clock drives them.
+ * Runs `attempt` at most `1 + retries` times while it fails {@link isRetryable}, waiting for `Retry-After`
+ * (past `maxRetryAfterMs`, or past the deadline, the call ends) or a full-jitter backoff on the injected
+ * clock. p-retry is the loop; the waits are ours, so a manual clock drives them.
  */
 export function withRetries<T>(attempt: () => Promise<T>, loop: RetryLoop): Promise<T> {
   const { clock, logger, retry, call } = loop;

@@ -1,17 +1,32 @@
+import type { z } from 'zod';
 import {
   APIConnectionError,
+  APIError,
   APITimeoutError,
   PartnerEquityError,
   type RequestContext,
+  ResponseValidationError,
+  toValidationIssues,
   userAbortError,
+  type ValidationIssue,
 } from '../errors/errors.js';
 import { logBody } from '../logging/log-body.js';
-import { type RedactOptions, redact, redactHeaders } from '../logging/redact.js';
-import { readText, type TransportRequest } from '../transport/transport.js';
+import {
+  MAX_KEPT_TEXT,
+  MAX_REDACTED_BODY,
+  type RedactOptions,
+  redact,
+  redactHeaders,
+  redactText,
+} from '../logging/redact.js';
+import type { SecretRegistry } from '../logging/secret-registry.js';
+import { type ResponseHeaders, readText, type TransportRequest } from '../transport/transport.js';
+import type { WithResponse } from './api-promise.js';
 import { encodeBody } from './build-request.js';
-import { type ReadResponse, requestIdOf, toHeaders } from './read-response.js';
 import type { RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester-config.js';
+import type { ResponseValidation } from './response-validation.js';
+import { parseRetryAfter } from './retry-policy.js';
 
 /** The state of one logical call across its attempts. */
 export interface CallState {
@@ -29,9 +44,8 @@ export interface CallState {
 }
 
 /**
- * Sends one HTTP request and reads the whole response under the attempt's timeout (the per-attempt
- * `timeout`, shortened to what is left of the `deadline`). The timeout runs in real time even when a test
- * injects a manual clock for backoff waits and the deadline: network I/O does.
+ * Sends one request and reads the whole answer within the attempt's `timeout` (cut to what is left of the
+ * `deadline`). The timer runs in real time even under a manual clock: network I/O does.
  */
 export async function sendAttempt(
   config: RequesterConfig,
@@ -57,7 +71,6 @@ export async function sendAttempt(
   const body = encodeBody(spec);
   state.attempts += 1;
   const callerSignal = spec.options?.signal;
-  // The attempt's own abort: its timeout (cleared when the attempt settles), and the caller's signal.
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), limit);
   const signal =
@@ -151,4 +164,191 @@ function describeBody(
   if (spec.form !== undefined) return logBody(spec.form, redaction);
   if (typeof body === 'string') return logBody(body, redaction);
   return `[${body.contentType.split(';')[0]}: ${body.length} bytes]`;
+}
+
+/** The request id the API (or its gateway) put on a response. */
+export function requestIdOf(
+  headers: ResponseHeaders,
+  redactWith?: { secrets?: SecretRegistry | undefined },
+): string | undefined {
+  const id = headers.get('x-request-id') ?? headers.get('request-id');
+  if (id === null) return undefined;
+  // The server's text: in errors and log lines, one that carries a token is redacted.
+  return redactWith === undefined ? id : redactText(id, redactWith.secrets);
+}
+
+/**
+ * A 2xx body whose shape the SDK does not recognise, at a place where the spec shows none (contract
+ * versions and document lists): the body exactly as the server sent it, never reshaped into an empty or
+ * partial result. Tell it apart with `'unrecognized' in result`.
+ *
+ * @example
+ * ```ts
+ * const templates = await client.contracts.templates.list(version);
+ * if ('unrecognized' in templates) console.warn('new list shape', templates.unrecognized);
+ * else for (const template of templates) console.log(template.name);
+ * ```
+ */
+export interface Unrecognized {
+  readonly unrecognized: unknown;
+}
+
+const unrecognizedResults = new WeakSet<object>();
+
+/** What a `select` returns for a body it does not recognise, with the `fields` its result type also has. */
+export function unrecognized<Fields extends object>(body: unknown, fields?: Fields): Fields & Unrecognized {
+  const result = { ...fields, unrecognized: body } as Fields & Unrecognized;
+  unrecognizedResults.add(result);
+  return result;
+}
+
+/** Where the response came from, for error messages and the raw response. */
+export interface ResponseContext extends RequestContext {
+  now: number;
+  /** The route template for messages that group calls (`/v1/spv-requests/{slug}`); else `path`. */
+  route?: string | undefined;
+  /** The client's secrets, redacted by value from what an error keeps of a body. */
+  secrets?: SecretRegistry | undefined;
+}
+
+/** A status, headers and the whole body text of one attempt. */
+export interface ReadResponse {
+  status: number;
+  headers: ResponseHeaders;
+  text: string;
+}
+
+/** The WHATWG `Headers` of a response (made once asked for: a raw response keeps them, not the body). */
+export function toHeaders(headers: ResponseHeaders): Headers {
+  return headers instanceof Headers ? headers : new Headers([...headers]);
+}
+
+/**
+ * Parses a 2xx body with `schema` (per `validation`) and `select`s the call's value. A body that is not JSON
+ * throws {@link ResponseValidationError}; one that breaks the schema throws it only in `'strict'` mode.
+ */
+export function parseSuccess<T, Body>(
+  context: ResponseContext,
+  response: ReadResponse,
+  schema: z.ZodType<Body>,
+  validation: ResponseValidation,
+  select?: (body: Body) => T,
+): WithResponse<T> {
+  const value = parseBody(context, response);
+  let body = value as Body;
+  if (validation.mode !== 'off') {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) body = parsed.data;
+    else {
+      const issues = toValidationIssues(parsed.error.issues);
+      if (validation.mode === 'strict')
+        throw validationError(context, response, 'did not match the API spec', issues, value, parsed.error);
+      validation.warn(`${context.method} ${context.route ?? context.path}`, response.status, issues);
+    }
+  }
+  const data = select === undefined ? (body as unknown as T) : select(body);
+  if (typeof data === 'object' && data !== null && unrecognizedResults.has(data)) {
+    validation.unrecognized(`${context.method} ${context.route ?? context.path}`, response.status);
+  }
+  const { headers } = response;
+  let whatwg: Headers | undefined;
+  return {
+    data,
+    response: {
+      status: response.status,
+      get headers() {
+        whatwg ??= toHeaders(headers);
+        return whatwg;
+      },
+      requestId: requestIdOf(headers),
+      attempts: context.attempts,
+      idempotencyKey: context.idempotencyKey,
+      replayed: headers.get('idempotent-replayed')?.toLowerCase() === 'true',
+    },
+  };
+}
+
+// JSON when it parses, else the text (the HTML of `/docs`), unless the content type says JSON.
+function parseBody(context: ResponseContext, response: ReadResponse): unknown {
+  const { text } = response;
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    // The parser's message quotes the body, which may hold a token: keep it out, and keep no excerpt.
+    if (/\bjson\b/i.test(response.headers.get('content-type') ?? ''))
+      throw validationError(context, response, 'body is not valid JSON', []);
+    return text;
+  }
+}
+
+function validationError(
+  context: ResponseContext,
+  response: ReadResponse,
+  summary: string,
+  issues: ValidationIssue[],
+  body?: unknown,
+  cause?: unknown,
+): ResponseValidationError {
+  return new ResponseValidationError(
+    {
+      method: context.method,
+      path: context.path,
+      status: response.status,
+      requestId: requestIdOf(response.headers, context),
+      idempotencyKey: context.idempotencyKey,
+      issues,
+      summary,
+      // A body too long to redact field by field is kept as a redacted excerpt of its text.
+      body:
+        body === undefined
+          ? undefined
+          : redact(response.text.length > MAX_REDACTED_BODY ? response.text : body, {
+              secrets: context.secrets,
+            }),
+    },
+    { cause },
+  );
+}
+
+/** The {@link APIError} subclass of an error status, its body's envelope or excerpt redacted by value. */
+export function toAPIError(
+  context: ResponseContext,
+  response: ReadResponse,
+  secrets?: SecretRegistry,
+): APIError {
+  const { status, text, headers } = response;
+  return APIError.from({
+    status,
+    method: context.method,
+    path: context.path,
+    headers: toHeaders(headers),
+    requestId: requestIdOf(headers, { secrets }),
+    idempotencyKey: context.idempotencyKey,
+    attempts: context.attempts,
+    body: errorBody(text, headers, secrets),
+    retryAfterMs: parseRetryAfter(headers.get('retry-after'), context.now),
+    secrets,
+  });
+}
+
+const EXCERPT_LENGTH = 200;
+
+// A JSON error body (up to MAX_REDACTED_BODY), else a redacted excerpt of its first MAX_KEPT_TEXT characters.
+function errorBody(text: string, headers: ResponseHeaders, secrets: SecretRegistry | undefined): unknown {
+  if (text === '') return undefined;
+  if (text.length <= MAX_REDACTED_BODY) {
+    try {
+      return JSON.parse(text);
+    } catch {}
+  }
+  const read = text.slice(0, MAX_KEPT_TEXT);
+  const html = /html/i.test(headers.get('content-type') ?? '') || read.trimStart().startsWith('<');
+  const plain = (
+    html ? read.replace(/<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, ' ').replace(/<[^<>]*>/g, ' ') : read
+  )
+    .replace(/\s+/g, ' ')
+    .trim();
+  const excerpt = redactText(plain, secrets);
+  return excerpt.length > EXCERPT_LENGTH ? `${excerpt.slice(0, EXCERPT_LENGTH)}…` : excerpt;
 }

@@ -1,12 +1,6 @@
 /**
  * Whether a URL's hostname (as `new URL(…).hostname` gives it) is this machine: `localhost`, an address in
  * `127.0.0.0/8` or `[::1]`. Traffic to it never leaves the host, so plain `http:` is acceptable there.
- *
- * @example
- * ```ts
- * isLoopbackHost(new URL('http://127.0.0.1:4010').hostname); // true
- * isLoopbackHost(new URL('http://api.example').hostname);    // false
- * ```
  */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');

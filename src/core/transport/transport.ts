@@ -3,10 +3,7 @@ import * as zlib from 'node:zlib';
 import { Agent, type Dispatcher, request } from 'undici';
 import { ResponseTooLargeError } from '../errors/errors.js';
 
-/**
- * A body sent as it is read (a file upload): its `content-type` and length known up front. `chunks()` and
- * `toBlob()` start from the first byte on every call, so a retry can send it again.
- */
+/** A body sent as it is read (a file upload); `chunks()` and `toBlob()` restart on every call (retries). */
 export interface StreamedBody {
   readonly contentType: string;
   readonly length: number;
@@ -41,10 +38,7 @@ export interface TransportResponse {
   body: AsyncIterable<Uint8Array>;
 }
 
-/**
- * The single seam between the SDK and the network: replace it to run on another runtime or in tests.
- * Rejections mean "no usable response" (the pipeline reports them as connection errors).
- */
+/** The seam between the SDK and the network; a rejection means "no usable response". */
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
 
 /** @default 10 MiB: far above any documented response, small enough to stop a runaway proxy page. */
@@ -64,9 +58,8 @@ export interface ClosableTransport extends Transport {
   close(): Promise<void>;
 }
 
-// The codings the default transport decodes (zstd where this runtime's zlib has it), asked for in this order.
-// undici's own `interceptors.decompress` would do it, but it is experimental and prints an
-// ExperimentalWarning into the partner's process.
+// The codings the default transport decodes, in the order asked for (undici's `interceptors.decompress` is
+// experimental and warns in the partner's process).
 const DECODERS: Record<string, () => Transform> = {
   gzip: zlib.createGunzip,
   'x-gzip': zlib.createGunzip,
@@ -75,11 +68,7 @@ const DECODERS: Record<string, () => Transform> = {
 };
 const ACCEPT_ENCODING = ['gzip', 'br', 'zstd'].filter((coding) => coding in DECODERS).join(', ');
 
-/**
- * The default transport: `undici.request` over a keep-alive `Agent`, asking for compressed answers
- * (`gzip, br, zstd`) and decoding them. One agent per client; clients derived with `withOptions()`
- * share it.
- */
+/** The default transport: `undici.request` over a keep-alive `Agent` (shared by derived clients), decoding. */
 export function undiciTransport(options: UndiciTransportOptions = {}): ClosableTransport {
   const owned = options.dispatcher === undefined ? new Agent() : undefined;
   const dispatcher = options.dispatcher ?? (owned as Agent);
@@ -128,8 +117,7 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
   return Object.assign(transport, { close: async () => owned?.close?.() });
 }
 
-// The decoders of a `content-encoding`, last coding first; none for an identity or unknown coding (its bytes
-// are handed over as sent, as `fetch` does).
+// The decoders of a `content-encoding`, last coding first; none for an unknown coding (bytes as sent, as fetch).
 function decodersOf(encoding: string | string[] | undefined): Transform[] {
   const codings = [encoding ?? []]
     .flat()
@@ -141,13 +129,7 @@ function decodersOf(encoding: string | string[] | undefined): Transform[] {
 }
 
 /**
- * A {@link Transport} over a WHATWG `fetch` (the global one, MSW's patched one, or any runtime's), which
- * asks for compressed answers and decodes them itself.
- *
- * @example
- * ```ts
- * const client = new PartnerEquity({ baseUrl, fetch: globalThis.fetch });
- * ```
+ * A {@link Transport} over a WHATWG `fetch` (global, MSW's, any runtime's), which decodes compression itself.
  */
 export function fetchTransport(
   fetchImpl: typeof globalThis.fetch,
@@ -175,11 +157,7 @@ export function fetchTransport(
   };
 }
 
-/**
- * `body`, refused with {@link ResponseTooLargeError} once a declared or counted length passes `limit` bytes
- * (a small compressed body that inflates past it stops there). The rest is `discard`ed (leaving the loop
- * early does it too), so no half-read connection stays open.
- */
+/** `body`, refused with {@link ResponseTooLargeError} once its declared or counted length passes `limit`. */
 async function* bounded(
   body: AsyncIterable<Uint8Array>,
   declared: string | string[] | null | undefined,

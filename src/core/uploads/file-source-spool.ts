@@ -21,11 +21,9 @@ export interface SpoolOptions {
 }
 
 /**
- * Copies a stream of unknown length to a temporary file (mode 0600), counting bytes. Memory stays at one
- * chunk whatever the size; the stream is cancelled and the file deleted the moment it passes `maxBytes`,
- * its first bytes are refused by `onHead`, or `signal` aborts. The file is what gets uploaded, so nothing
- * reaches the API before the whole stream has passed every check, and a re-send (after a token refresh)
- * can read it again.
+ * Copies a stream to a private temporary file (mode 0600), one chunk in memory at a time; cancelled and
+ * deleted once it passes `maxBytes`, `onHead` refuses it or `signal` aborts. Uploading the file sends
+ * nothing before every check passed, and lets a re-send read it again.
  */
 export async function spoolToTempFile(
   stream: ReadableStream<Uint8Array> | AsyncIterable<unknown>,

@@ -35,16 +35,8 @@ const escapeFilename = (text: string) =>
 const normalizeLineBreaks = (text: string) => text.replace(/\r?\n|\r/g, '\r\n');
 
 /**
- * A `multipart/form-data` body of text fields then one file part, written by the SDK itself: the framing is
- * computed once, the file streams from disk in {@link MULTIPART_READ_BYTES} reads (or from its `Blob`), and
- * the total length is known up front, so the request carries a `Content-Length`. {@link chunks} and
- * {@link toBlob} start from the first byte every time they are called, which lets a retry re-send it.
- *
- * @example
- * ```ts
- * const body = new MultipartBody({ amount: '10.50' }, { name: 'file', filename: 'r.pdf', contentType: 'application/pdf', blob, path });
- * await undici.request(url, { method: 'POST', headers: { 'content-type': body.contentType, 'content-length': String(body.length) }, body: Readable.from(body.chunks()) });
- * ```
+ * A `multipart/form-data` body of text fields then one file part streamed from disk (or its `Blob`), with
+ * its length known up front; {@link chunks} and {@link toBlob} restart on every call, so a retry re-sends it.
  */
 export class MultipartBody implements StreamedBody {
   /** `multipart/form-data; boundary=…`. */

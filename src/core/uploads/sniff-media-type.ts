@@ -18,12 +18,6 @@ function startsWith(bytes: Uint8Array, signature: readonly number[], offset = 0)
 /**
  * The upload media type the first bytes of a file really are (by magic number, whatever its name or
  * declared type says): PDF, JPEG, PNG or WEBP, else `undefined`.
- *
- * @example
- * ```ts
- * sniffMediaType(new TextEncoder().encode('%PDF-1.7\n')); // 'application/pdf'
- * sniffMediaType(new TextEncoder().encode('GIF89a'));     // undefined
- * ```
  */
 export function sniffMediaType(head: Uint8Array): UploadMediaType | undefined {
   for (const signature of signatures) {

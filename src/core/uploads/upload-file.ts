@@ -46,10 +46,8 @@ const extensions: Record<string, string> = {
 const nothing = async (): Promise<void> => undefined;
 
 /**
- * Checks a file's size and first bytes without sending anything, and returns it as a `Blob` typed with the
- * sniffed (or, where allowed, declared) media type. Throws {@link FileSourceError} to refuse the file.
- * Memory stays small whatever the size: paths and spooled streams become `fs.openAsBlob` blobs, read only
- * while the request body is written.
+ * Checks a file's size and first bytes, and returns it as a `Blob` of the sniffed (or allowed declared)
+ * media type; paths and spooled streams stay on disk (`fs.openAsBlob`). Throws {@link FileSourceError}.
  */
 export async function prepareUpload(source: FileSource, rules: UploadRules): Promise<PreparedUpload> {
   switch (source.kind) {

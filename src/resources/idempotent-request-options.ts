@@ -1,1 +1,0 @@
-export type { IdempotentRequestOptions } from '../core/request/request-options.js';
