@@ -78,7 +78,7 @@ export type {
 } from './doctor/doctor-report.js';
 export { type FormatDoctorReportOptions, formatDoctorReport } from './doctor/format-doctor-report.js';
 export type { DoctorOptions } from './doctor/run-doctor.js';
-export type { BulkCreateOptions } from './resources/bulk-options.js';
+export type { BulkCreateOptions, BulkResult, RowResult as BulkRowResult } from './resources/bulk-options.js';
 export type { ContractDocuments } from './resources/contract-documents.js';
 export type {
   ContractDocumentList,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FaultMatch, FaultSpec } from './fault-injector.js';
 
-const FaultJson = z.strictObject({
+const FaultJsonSchema = z.strictObject({
   match: z
     .strictObject({
       method: z.string().min(1).optional(),
@@ -19,7 +19,21 @@ const FaultJson = z.strictObject({
 });
 
 /** A fault as JSON carries it: {@link FaultSpec} with `match.pathPattern` for a RegExp's source. */
-export type FaultJson = z.infer<typeof FaultJson>;
+export interface FaultJson {
+  match?:
+    | {
+        method?: string | undefined;
+        path?: string | undefined;
+        pathPrefix?: string | undefined;
+        pathPattern?: string | undefined;
+      }
+    | undefined;
+  times?: number | undefined;
+  status?: number | undefined;
+  retryAfter?: number | string | undefined;
+  delayMs?: number | undefined;
+  drop?: 'before' | 'after' | undefined;
+}
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
 
@@ -50,7 +64,7 @@ export function parseFault(input: string | object): FaultSpec {
 }
 
 function fromJson(input: unknown): FaultSpec {
-  const parsed = FaultJson.safeParse(input);
+  const parsed = FaultJsonSchema.safeParse(input);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
       (issue) => `${issue.path.join('.') || 'fault'}: ${issue.message}`,
