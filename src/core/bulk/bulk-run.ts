@@ -171,8 +171,8 @@ class BulkRun<Input, Result> {
     const array = Array.isArray(spec.inputs) ? (spec.inputs as readonly Input[]) : undefined;
     this.#checked = array?.map((row, position) => spec.check(row, position));
     this.#refusedAhead = this.#checked?.filter((checked) => 'result' in checked).length ?? 0;
-    const iterator =
-      array === undefined ? (spec.inputs as AsyncIterable<Input>)[Symbol.asyncIterator]() : undefined;
+    const iterator: Iterator<Input> | AsyncIterator<Input> =
+      array?.[Symbol.iterator]() ?? (spec.inputs as AsyncIterable<Input>)[Symbol.asyncIterator]();
     // Chunks in input order: at most `concurrency` in flight, and at most twice that held for their turn.
     const window: { sending: Promise<Slot<Input, Result>>; settled: boolean }[] = [];
     const pending = () => window.filter((entry) => !entry.settled);
@@ -209,7 +209,7 @@ class BulkRun<Input, Result> {
         await this.#deliver(await (window.shift() as (typeof window)[number]).sending);
     } finally {
       await Promise.allSettled(window.map((entry) => entry.sending));
-      if (!ended) await iterator?.return?.();
+      if (!ended) await iterator.return?.();
     }
     if (readError !== undefined) throw readError.error;
     const firstFailure = this.#reports.find((report) => report.error !== undefined && !report.split);
@@ -218,13 +218,10 @@ class BulkRun<Input, Result> {
     return { rows: this.#rows, results: this.#results, chunks: this.#reports, response: this.#summary() };
   }
 
-  // The next chunk's rows: a slice of an array, or up to `chunkSize` rows read from the stream.
-  async #take(iterator: AsyncIterator<Input> | undefined): Promise<Input[]> {
-    const { inputs, chunkSize } = this.#spec;
-    const start = this.counts.read;
-    if (iterator === undefined) return (inputs as readonly Input[]).slice(start, start + chunkSize);
+  // The next chunk's rows: up to `chunkSize` read from the array or the stream.
+  async #take(iterator: Iterator<Input> | AsyncIterator<Input>): Promise<Input[]> {
     const rows: Input[] = [];
-    while (rows.length < chunkSize) {
+    while (rows.length < this.#spec.chunkSize) {
       const next = await iterator.next();
       if (next.done === true) break;
       rows.push(next.value);
@@ -307,11 +304,8 @@ class BulkRun<Input, Result> {
     report.sent = true;
     try {
       const { data, response } = await spec.send(rows, report.idempotencyKey, bodyJson).withResponse();
-      Object.assign(report, {
-        status: response.status,
-        requestId: response.requestId,
-        attempts: response.attempts,
-      });
+      const { status, requestId, attempts } = response;
+      Object.assign(report, { status, requestId, attempts });
       this.#answered(slot.index, response);
       if (part !== '') this.#fitted(report);
       const paired = pairResults(spec, rows, data);
@@ -327,12 +321,9 @@ class BulkRun<Input, Result> {
       });
     } catch (error) {
       if (error instanceof APIUserAbortError || !(error instanceof PartnerEquityError)) throw error;
-      Object.assign(report, {
-        error,
-        status: error instanceof APIError ? error.status : undefined,
-        requestId: error instanceof APIError ? error.requestId : undefined,
-        attempts: 'attempts' in error && typeof error.attempts === 'number' ? error.attempts : 1,
-      });
+      const answer = error instanceof APIError ? error : undefined;
+      const attempts = 'attempts' in error && typeof error.attempts === 'number' ? error.attempts : 1;
+      Object.assign(report, { error, status: answer?.status, requestId: answer?.requestId, attempts });
       const refusal = sizeRefusal(error);
       if (refusal !== undefined && rows.length > 1) {
         report.split = true;
@@ -428,23 +419,14 @@ class BulkRun<Input, Result> {
   }
 }
 
-// Results by row when they are not in order: by key when every row and result has one, else by position when
-// the counts agree.
+// Results by row: by key when every row and result has one, else by position when the counts agree.
 function pairResults<Input, Result>(
   spec: Pick<BulkRunSpec<Input, Result>, 'keyOf' | 'resultKeyOf'>,
   rows: readonly Input[],
   data: readonly Result[],
 ): (Result | undefined)[] {
-  const byKey = new Map<string, Result>();
-  for (const result of data) {
-    const key = spec.resultKeyOf(result);
-    if (key === undefined) return data.length === rows.length ? [...data] : [];
-    byKey.set(key, result);
-  }
-  const keyed = rows.map((row) => {
-    const key = spec.keyOf(row);
-    return key === undefined ? null : byKey.get(key);
-  });
-  if (!keyed.includes(null)) return keyed as (Result | undefined)[];
+  const byKey = new Map(data.map((result) => [spec.resultKeyOf(result), result]));
+  const keys = rows.map((row) => spec.keyOf(row));
+  if (!byKey.has(undefined) && !keys.includes(undefined)) return keys.map((key) => byKey.get(key));
   return data.length === rows.length ? [...data] : [];
 }
