@@ -3,10 +3,11 @@ import type { APIPromise } from '../core/request/api-promise.js';
 import type { IdempotentRequestOptions } from '../core/request/request-options.js';
 import type { Requester } from '../core/request/requester.js';
 import type { UploadFile } from '../core/uploads/file-source.js';
-import {
+import { checkSubscriptionRow, subscriptionFailure } from '../schemas/investor-rows.js';
+import type {
   SubscriptionInput,
-  type SubscriptionRowResult,
-  type SubscriptionRowSuccess,
+  SubscriptionRowResult,
+  SubscriptionRowSuccess,
 } from '../schemas/subscriptions.js';
 import type { FundingReceiptUploadResult, SignedFormUploadResult } from '../schemas/uploads.js';
 import { type BulkCreateOptions, type BulkResult, sendBulk } from './bulk-options.js';
@@ -28,31 +29,6 @@ export type SubscriptionBulkResult = BulkResult<
   SubscriptionRowResult,
   SubscriptionRowSuccess
 >;
-
-function subscriptionFailure(
-  row: SubscriptionInput,
-  error: { code: string; message: string; retryable: boolean },
-): SubscriptionRowResult {
-  return {
-    servicePersonId: row.servicePersonId,
-    shareClassSlug: row.shareClassSlug,
-    partnerSubscriptionId: row.partnerSubscriptionId,
-    error,
-  };
-}
-
-// A streamed row failing `SubscriptionInput` fails with `invalid_field`; its chunk is held back whole.
-function checkSubscriptionRow(
-  row: SubscriptionInput,
-): { input: SubscriptionInput } | { result: SubscriptionRowResult } {
-  const parsed = SubscriptionInput.safeParse(row);
-  if (parsed.success) return { input: parsed.data as SubscriptionInput };
-  const message = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-  const error = { code: 'invalid_field', message, retryable: false };
-  return { result: subscriptionFailure(isObject(row) ? row : ({} as SubscriptionInput), error) };
-}
-
-const isObject = (value: unknown): value is SubscriptionInput => typeof value === 'object' && value !== null;
 
 /**
  * Subscriptions of investors in an approved SPV and their documents: `client.subscriptions`. The SPV's slug
@@ -98,7 +74,7 @@ export class Subscriptions {
     subscriptions: SubscriptionInput[] | AsyncIterable<SubscriptionInput>,
     options?: SubscriptionCreateOptions,
   ): APIPromise<SubscriptionBulkResult> {
-    const stream = isObject(subscriptions) && Symbol.asyncIterator in subscriptions;
+    const stream = !Array.isArray(subscriptions) && Symbol.asyncIterator in Object(subscriptions);
     const empty = Array.isArray(subscriptions) && subscriptions.length === 0;
     return sendBulk<SubscriptionInput, SubscriptionRowResult, SubscriptionRowSuccess>(
       this.#requester,
