@@ -146,17 +146,11 @@ export function splitResults<Input, Result extends RowResult, Success extends Re
   inputs: readonly Input[],
   succeeded: (result: Result) => result is Success,
 ): { succeeded: Success[]; failed: Exclude<Result, Success>[]; retryable: Input[] } {
-  const split = {
-    succeeded: [] as Success[],
-    failed: [] as Exclude<Result, Success>[],
-    retryable: [] as Input[],
+  return {
+    succeeded: results.filter(succeeded),
+    failed: results.filter((result) => !succeeded(result)) as Exclude<Result, Success>[],
+    retryable: inputs.filter((_, index) => results[index]?.error?.retryable === true),
   };
-  results.forEach((result, index) => {
-    if (succeeded(result)) split.succeeded.push(result);
-    else split.failed.push(result as Exclude<Result, Success>);
-    if (result.error?.retryable === true) split.retryable.push(inputs[index] as Input);
-  });
-  return split;
 }
 
 /** The object elements of a body's `results`, whatever the body is, each through `map` when given. */

@@ -54,12 +54,10 @@ export class Subscriptions {
 
   /**
    * `POST /v1/spvs/{spv_slug}/subscriptions`, chunked — subscribes investors to a share class with a lump
-   * sum. Every row of an array is checked first (one `InputValidationError` naming each bad field; nothing
-   * is sent); a stream's rows are checked as they are read, and a chunk with a bad row is not sent (that row
-   * fails with `invalid_field`, the others with `not_sent`). Inputs over `chunkSize` are sent `concurrency` chunks at a time, each with an idempotency key derived
-   * from `idempotencyKey` and the chunk's rows, so a re-run with the same key creates nothing twice. The API
-   * takes or refuses a chunk as a whole: a refused chunk (after retries) fails its rows with
-   * `request_failed`, and a non-transient failure leaves later chunks `not_sent`. Results are in input order.
+   * sum. An array is checked whole first (one `InputValidationError` naming each bad field; nothing is
+   * sent); a stream's chunk with a bad row is not sent (that row fails with `invalid_field`, the others
+   * `not_sent`). Chunks are keyed and sent as for `investors.create`, but the API takes or refuses a chunk
+   * whole: a refused chunk fails its rows with `request_failed`. Results are in input order.
    *
    * @example
    * ```ts
@@ -80,7 +78,6 @@ export class Subscriptions {
       this.#requester,
       OPERATIONS['subscriptions.create'],
       {
-        // An array is checked whole before anything is sent; a stream's rows as they are read.
         input: {
           params: { spvSlug },
           ...(stream ? {} : { body: { subscriptions } }),

@@ -34,14 +34,11 @@ export interface BulkChunkReport {
   attempts: number;
   /** Why the chunk failed as a whole, after the pipeline's retries. */
   error: PartnerEquityError | undefined;
-  /**
-   * On a piece of a chunk split to fit: which halves it is (`'0'` the first half, `'01'` that half's
-   * second half). Its key is derived from the chunk's key, this place and its rows.
-   */
+  /** On a piece of a chunk split to fit: which halves it is (`'01'`: the first half's second half). */
   part?: string;
   /** `true` when the service refused it as too large: its rows were sent again in two halves. */
   split?: boolean;
-  /** On a piece that got through after a split: the most rows one request has carried since (the size that worked). */
+  /** On a piece that got through after a split: the most rows one request has carried since. */
   fittedRows?: number;
   /** `true` when its failure stopped the call: later chunks were not sent. */
   stopped?: boolean;
@@ -63,9 +60,9 @@ type RowError = { code: string; message: string; retryable: boolean };
 
 /** How one kind of bulk call sends rows and reads results. */
 export interface BulkRunSpec<Input, Result> {
-  /** The rows of the call, in input order: read a chunk at a time, never ahead of the chunks held. */
+  /** The rows of the call, read a chunk at a time, never ahead of the chunks held. */
   inputs: readonly Input[] | AsyncIterable<Input>;
-  /** The row's own checks as its chunk is read (`position` in the input): the row to send, or its result. */
+  /** A row's own checks as its chunk is read: the row to send, or its result. */
   check(input: Input, position: number): { input: Input } | { result: Result };
   /** Hold back a chunk with a row refused client-side (the API takes such a request whole). */
   wholeChunks?: boolean;
@@ -75,16 +72,12 @@ export interface BulkRunSpec<Input, Result> {
   baseKey: string;
   /** The request body's one field: the body is `{ [field]: rows }`. */
   field: string;
-  /** The client's requester: its tracing, logger and chunk fits. */
   requester: Requester;
-  /** The operation's name (`investors.create`): the call's span and its chunk fit. */
+  /** The operation's span name (`investors.create`): the call's span and its chunk fit. */
   operation: string;
   /** Sends one chunk; `bodyJson` is the body as stable JSON, the text its key was hashed from. */
   send(rows: Input[], idempotencyKey: string, bodyJson: string): APIPromise<readonly Result[]>;
-  /**
-   * The id that pairs a row with its result (`partnerInvestorId`); unique among sent rows. When a row or a
-   * result of a chunk has none, that chunk's results are paired with its rows by position instead.
-   */
+  /** The id pairing a row with its result; when a row or result has none, a chunk pairs by position. */
   keyOf(input: Input): string | undefined;
   resultKeyOf(result: Result): string | undefined;
   /** The failed result for a row the API did not answer. */
@@ -103,12 +96,9 @@ export interface BulkRunOutcome<Input, Result> {
 }
 
 /**
- * Reads the rows a chunk at a time and sends each chunk (`concurrency` in flight) with the idempotency key
- * `deriveIdempotencyKey(chunkKey(baseKey, index), rows)`, whether the rows come from an array or a
- * stream: a re-run replays what the API already did. Chunk `index` holds input positions
- * `[index * chunkSize, (index + 1) * chunkSize)`; rows refused client-side leave holes. A chunk refused as
- * too large is sent again as two halves (down to one row), keyed by their place; the client remembers the
- * refused size. See `docs/bulk-and-uploads.md`.
+ * Sends the rows a chunk at a time (`concurrency` in flight), each chunk keyed by `baseKey`, its index and its
+ * rows, so a re-run replays what the API already did. A chunk refused as too large is sent again in halves.
+ * See `docs/bulk-and-uploads.md`.
  */
 export async function runBulk<Input, Result>(
   spec: BulkRunSpec<Input, Result>,
@@ -135,12 +125,11 @@ export async function runBulk<Input, Result>(
   );
 }
 
-/** One chunk as read: its rows, the checked rows to send, their results as they come, and its requests. */
+/** One chunk as read: its rows, the checked rows to send, their JSON (reused by halves), results, requests. */
 interface Slot<Input, Result> {
   index: number;
   rows: Input[];
   inputs: (Input | undefined)[];
-  /** Each sent row as stable JSON, written once: a split chunk's halves reuse it. */
   json: (string | undefined)[];
   results: (Result | undefined)[];
   reports: BulkChunkReport[];
@@ -185,13 +174,9 @@ class BulkRun<Input, Result> {
           rows = await this.#take(iterator);
         } catch (error) {
           readError = { error }; // the chunk being filled is not sent; the ones in flight finish
-          ended = true;
           break;
         }
-        if (rows.length === 0) {
-          ended = true;
-          break;
-        }
+        if (rows.length === 0) break;
         const entry = { sending: this.#send(this.#check(index, rows)), settled: false };
         entry.sending.then(
           () => (entry.settled = true),
@@ -205,6 +190,7 @@ class BulkRun<Input, Result> {
           await Promise.race(pending().map((waiting) => waiting.sending));
         }
       }
+      ended = true;
       while (window.length > 0)
         await this.#deliver(await (window.shift() as (typeof window)[number]).sending);
     } finally {
@@ -360,11 +346,11 @@ class BulkRun<Input, Result> {
     if (this.#warned) return;
     this.#warned = true;
     const refused = [
-      fit.refusedBytes === undefined ? undefined : `bodies of ${fit.refusedBytes} bytes`,
-      fit.refusedRows === undefined ? undefined : `${fit.refusedRows} rows`,
-    ].filter((text) => text !== undefined);
+      fit.refusedBytes && `bodies of ${fit.refusedBytes} bytes`,
+      fit.refusedRows && `${fit.refusedRows} rows`,
+    ];
     this.#spec.requester.config.logger.warn(
-      `${this.#spec.operation}: the service refused ${refused.join(' and ')} as too large; chunks are split in half to fit (${fit.fittedRows} rows per request worked) and this client splits such chunks before sending from now on`,
+      `${this.#spec.operation}: the service refused ${refused.filter(Boolean).join(' and ')} as too large; chunks are split in half to fit (${fit.fittedRows} rows per request worked) and this client splits such chunks before sending from now on`,
       { refusedBytes: fit.refusedBytes, refusedRows: fit.refusedRows, fittedRows: fit.fittedRows },
     );
   }
