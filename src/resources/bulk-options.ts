@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import {
-  type BulkChunk,
-  type BulkChunkReport,
-  type BulkProgress,
-  type BulkRunSpec,
-  runBulk,
-} from '../core/bulk/bulk-run.js';
+import type { BulkChunk, BulkChunkReport, BulkProgress } from '../core/bulk/bulk-chunk.js';
+import { type BulkRunSpec, runBulk } from '../core/bulk/bulk-run.js';
 import { APIPromise } from '../core/request/api-promise.js';
 import type { IdempotentRequestOptions } from '../core/request/request-options.js';
 import type { Operation } from '../core/request/request-spec.js';

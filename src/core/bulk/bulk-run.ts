@@ -4,57 +4,8 @@ import type { APIPromise, RawResponse } from '../request/api-promise.js';
 import { chunkKey, idempotencyKeyOfJson, stableJson } from '../request/idempotency.js';
 import type { Requester } from '../request/requester.js';
 import { isRetryable } from '../request/retry-policy.js';
+import type { BulkChunk, BulkChunkReport, BulkProgress } from './bulk-chunk.js';
 import { chunkFitOf, knownTooLarge, namesRows, sizeRefusal } from './chunk-fit.js';
-
-/** Where a long bulk call stands; reported after every chunk (the last report has `done === total`). */
-export interface BulkProgress {
-  /** Rows answered so far (including rows refused before sending). */
-  done: number;
-  /** The rows of the call: an array's length; for an `AsyncIterable`, the rows read so far. */
-  total: number;
-  succeeded: number;
-  failed: number;
-}
-
-/** What happened to one chunk (one HTTP call) of a bulk call. */
-export interface BulkChunkReport {
-  /** The chunk's slot: rows `[index * chunkSize, (index + 1) * chunkSize)` of the input. */
-  index: number;
-  /** Rows sent in it (rows refused client-side are not). */
-  rows: number;
-  /** The `Idempotency-Key` it was (or would have been) sent with. */
-  idempotencyKey: string;
-  /** `false` when it was never sent because an earlier chunk failed for good. */
-  sent: boolean;
-  /** HTTP status of the answer; `undefined` when none arrived. */
-  status: number | undefined;
-  /** The answer's request id, to quote to support. */
-  requestId: string | undefined;
-  /** HTTP requests made for it (1 + retries). */
-  attempts: number;
-  /** Why the chunk failed as a whole, after the pipeline's retries. */
-  error: PartnerEquityError | undefined;
-  /** On a piece of a chunk split to fit: which halves it is (`'01'`: the first half's second half). */
-  part?: string;
-  /** `true` when the service refused it as too large: its rows were sent again in two halves. */
-  split?: boolean;
-  /** On a piece that got through after a split: the most rows one request has carried since. */
-  fittedRows?: number;
-  /** `true` when its failure stopped the call: later chunks were not sent. */
-  stopped?: boolean;
-}
-
-/** One chunk of a bulk call, handed to `onChunk` in input order once every row of it is answered. */
-export interface BulkChunk<Input, Result> {
-  /** The chunk's slot: rows `[index * chunkSize, (index + 1) * chunkSize)` of the input. */
-  index: number;
-  /** Its input rows, including rows refused before sending. */
-  rows: readonly Input[];
-  /** One result per row, in the order of `rows`. */
-  results: readonly Result[];
-  /** Its requests: none when every row was refused before sending, several when it was split to fit. */
-  reports: readonly BulkChunkReport[];
-}
 
 type RowError = { code: string; message: string; retryable: boolean };
 
@@ -133,6 +84,7 @@ interface Slot<Input, Result> {
   json: (string | undefined)[];
   results: (Result | undefined)[];
   reports: BulkChunkReport[];
+  last?: RawResponse;
 }
 
 class BulkRun<Input, Result> {
@@ -143,7 +95,8 @@ class BulkRun<Input, Result> {
   readonly #reports: BulkChunkReport[] = [];
   /** Rows read, answered (`done`) and succeeded so far. */
   readonly counts = { read: 0, done: 0, succeeded: 0 };
-  readonly #answers = { count: 0, replayed: 0, lastIndex: -1, last: undefined as RawResponse | undefined };
+  readonly #answers = { count: 0, replayed: 0 };
+  #last: RawResponse | undefined; // the last answered chunk's response, in input order
   #stopper: BulkChunkReport | undefined;
   // An array's rows are checked up front: progress counts its refused rows from the first report on.
   #checked: ReturnType<BulkRunSpec<Input, Result>['check']>[] | undefined;
@@ -292,19 +245,15 @@ class BulkRun<Input, Result> {
       const { data, response } = await spec.send(rows, report.idempotencyKey, bodyJson).withResponse();
       const { status, requestId, attempts } = response;
       Object.assign(report, { status, requestId, attempts });
-      this.#answered(slot.index, response);
+      this.#answers.count += 1;
+      if (response.replayed) this.#answers.replayed += 1;
+      slot.last = response;
       if (part !== '') this.#fitted(report);
       const paired = pairResults(spec, rows, data);
-      positions.forEach((position, i) => {
-        const result = paired[i];
-        if (result !== undefined) slot.results[position] = result;
-        else
-          this.#fail(slot, [position], {
-            code: 'missing_result',
-            message: 'The API returned no result for this row',
-            retryable: true,
-          });
-      });
+      for (const [i, position] of positions.entries()) slot.results[position] = paired[i];
+      const missing = positions.filter((position) => slot.results[position] === undefined);
+      const message = 'The API returned no result for this row';
+      this.#fail(slot, missing, { code: 'missing_result', message, retryable: true });
     } catch (error) {
       if (error instanceof APIUserAbortError || !(error instanceof PartnerEquityError)) throw error;
       const answer = error instanceof APIError ? error : undefined;
@@ -359,13 +308,6 @@ class BulkRun<Input, Result> {
     for (const i of positions) slot.results[i] = this.#spec.failure(slot.rows[i] as Input, error);
   }
 
-  #answered(index: number, response: RawResponse): void {
-    const answers = this.#answers;
-    answers.count += 1;
-    if (response.replayed) answers.replayed += 1;
-    if (index >= answers.lastIndex) Object.assign(answers, { lastIndex: index, last: response });
-  }
-
   async #deliver(slot: Slot<Input, Result>): Promise<void> {
     const results = slot.results as Result[];
     const succeeded = results.filter((result) => this.#spec.succeeded(result)).length;
@@ -374,6 +316,7 @@ class BulkRun<Input, Result> {
       this.#refusedAhead -= slot.rows.length - slot.inputs.filter((i) => i !== undefined).length;
     this.counts.succeeded += succeeded;
     this.#reports.push(...slot.reports);
+    this.#last = slot.last ?? this.#last;
     if (this.#spec.onChunk === undefined || Array.isArray(this.#spec.inputs)) {
       this.#rows.push(...slot.rows);
       this.#results.push(...results);
@@ -393,7 +336,8 @@ class BulkRun<Input, Result> {
   // One response for the whole call: the last answered chunk's, with every chunk's attempts and the call's
   // own key. Status 0 and no headers when nothing was sent (every row was refused before sending).
   #summary(): RawResponse {
-    const { last, count, replayed } = this.#answers;
+    const { count, replayed } = this.#answers;
+    const last = this.#last;
     return {
       status: last?.status ?? 0,
       headers: last?.headers ?? new Headers(),
