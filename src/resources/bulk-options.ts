@@ -10,7 +10,6 @@ import type { CallInput, Requester } from '../core/request/requester.js';
 export const DEFAULT_CHUNK_SIZE = 500;
 /** Chunk requests in flight at once by default. */
 export const DEFAULT_CONCURRENCY = 4;
-const MAX_CONCURRENCY = 16;
 
 /** Options of the chunked bulk calls (`investors.create`, `subscriptions.create`). */
 export interface BulkCreateOptions<Input = unknown, Result = unknown> extends IdempotentRequestOptions {
@@ -46,7 +45,7 @@ const callback = <T>() =>
 /** The checks of {@link BulkCreateOptions}' own fields. */
 export const BulkOptions = z.object({
   chunkSize: z.int().min(1).optional(),
-  concurrency: z.int().min(1).max(MAX_CONCURRENCY).optional(),
+  concurrency: z.int().min(1).max(16).optional(),
   onProgress: callback<(progress: BulkProgress) => void>(),
   onChunk: callback<(chunk: BulkChunk<never, never>) => void | Promise<void>>(),
 });
@@ -73,8 +72,8 @@ export interface BulkCall<Input, Result extends RowResult, Success extends Resul
   extends Pick<BulkRunSpec<Input, Result>, 'keyOf' | 'resultKeyOf' | 'failure' | 'wholeChunks'> {
   /** The call's arguments besides its rows (the path parameters, the whole body when checked up front). */
   input: CallInput;
-  /** The rows to send: an array from the checked body when `input` has one, or the caller's stream. */
-  rows: (body: unknown) => readonly Input[] | AsyncIterable<Input>;
+  /** The caller's rows; when `input` has the body, the checked copy of its array is sent instead. */
+  rows: readonly Input[] | AsyncIterable<Input>;
   /** Each row's check as its chunk is read, given how many rows the call holds at once (all of an array). */
   check: (held: number) => BulkRunSpec<Input, Result>['check'];
   succeeded: (result: Result) => result is Success;
@@ -94,8 +93,8 @@ export function sendBulk<Input, Result extends RowResult, Success extends Result
   try {
     const checked = requester.check(operation, call.input, options);
     const bulk: z.output<typeof BulkOptions> = checked.extras ?? {};
-    const inputs = call.rows(checked.body);
     const field = operation.body.chunkedArray;
+    const inputs = (checked.body as Record<string, Input[]> | undefined)?.[field] ?? call.rows;
     const chunkSize = bulk.chunkSize ?? DEFAULT_CHUNK_SIZE;
     const concurrency = bulk.concurrency ?? DEFAULT_CONCURRENCY;
     // A stream's rows are held a window at a time: at most 2 × concurrency chunks waiting, plus one read.

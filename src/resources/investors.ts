@@ -51,7 +51,7 @@ export class Investors {
       OPERATIONS['investors.create'],
       {
         input: { issues: checkInvestorRows(investors) },
-        rows: () => investors,
+        rows: investors,
         check: investorRowCheck,
         keyOf: investorKey,
         resultKeyOf: investorKey,

@@ -83,10 +83,7 @@ export class Subscriptions {
           ...(stream ? {} : { body: { subscriptions } }),
           issues: empty ? [{ path: 'subscriptions', message: 'Expected at least one subscription' }] : [],
         },
-        rows: (body) =>
-          stream
-            ? (subscriptions as AsyncIterable<SubscriptionInput>)
-            : (body as { subscriptions: SubscriptionInput[] }).subscriptions,
+        rows: subscriptions,
         check: () => checkSubscriptionRow,
         wholeChunks: true,
         keyOf: (row) => row.partnerSubscriptionId,
@@ -113,7 +110,6 @@ export class Subscriptions {
     upload: UploadFile | SignedFormUpload,
     options?: SignedFormUploadOptions,
   ): APIPromise<SignedFormUploadResult> {
-    // `{ file, filename?, contentType?, maxBytes? }` (the receipt's shape) or the file itself.
     const { file, ...inline } = isUploadObject(upload) ? upload : { file: upload };
     return this.#requester.call(
       OPERATIONS['subscriptions.uploadSignedForm'],
