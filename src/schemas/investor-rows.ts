@@ -1,10 +1,9 @@
 import type { z } from 'zod';
 import type { ValidationIssue } from '../core/errors/errors.js';
 import { InvestorInput, type InvestorRowFailure, type InvestorRowResult } from './investors.js';
-import { SubscriptionInput, type SubscriptionRowResult } from './subscriptions.js';
+import { SubscriptionInput, type SubscriptionRowError, type SubscriptionRowResult } from './subscriptions.js';
 
 type Checked<Input, Result> = { input: Input } | { result: Result };
-type RowError = { code: string; message: string; retryable: boolean };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -79,7 +78,10 @@ function failed(partnerInvestorId: string, code: string, message: string, field:
 }
 
 /** A subscription row the API did not answer, failed with `error`. */
-export function subscriptionFailure(row: SubscriptionInput, error: RowError): SubscriptionRowResult {
+export function subscriptionFailure(
+  row: SubscriptionInput,
+  error: SubscriptionRowError,
+): SubscriptionRowResult {
   const { servicePersonId, shareClassSlug, partnerSubscriptionId } = row;
   return { servicePersonId, shareClassSlug, partnerSubscriptionId, error };
 }
