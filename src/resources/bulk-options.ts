@@ -80,9 +80,8 @@ export interface BulkCall<Input, Result extends RowResult, Success extends Resul
 }
 
 /**
- * Checks a chunked call of `operation` (arguments, bulk options and key on the one `InputValidationError`
- * path), then sends its rows through `runBulk`, every chunk one `requester.call` with its derived key and
- * the exact JSON text that key was hashed from.
+ * Checks a chunked call of `operation` on the one `InputValidationError` path, then sends its rows through
+ * `runBulk`: each chunk one `requester.call` with its derived key and the JSON text that key was hashed from.
  */
 export function sendBulk<Input, Result extends RowResult, Success extends Result>(
   requester: Requester,
@@ -131,10 +130,7 @@ export function sendBulk<Input, Result extends RowResult, Success extends Result
   }
 }
 
-/**
- * A bulk call's results split: rows that `succeeded`, the others (`failed`), and the inputs whose failure
- * is `retryable`, each in input order.
- */
+/** A bulk call's results split into `succeeded`, `failed`, and the inputs whose failure is `retryable`. */
 export function splitResults<Input, Result extends RowResult, Success extends Result>(
   results: readonly Result[],
   inputs: readonly Input[],
