@@ -26,7 +26,7 @@ export type {
   TokenStoreLease,
 } from './auth/token-store.js';
 export { type ClientOverrides, PartnerEquity } from './client.js';
-export type { BulkChunk, BulkChunkReport, BulkProgress } from './core/bulk/bulk-run.js';
+export type { BulkChunk, BulkChunkReport, BulkProgress } from './core/bulk/bulk-chunk.js';
 export type { ClientOptions } from './core/client-options.js';
 export type { Clock } from './core/clock.js';
 export {

@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import {
-  type BulkChunk,
-  type BulkChunkReport,
-  type BulkProgress,
-  type BulkRunSpec,
-  runBulk,
-} from '../core/bulk/bulk-run.js';
+import type { BulkChunk, BulkChunkReport, BulkProgress } from '../core/bulk/bulk-chunk.js';
+import { type BulkRunSpec, runBulk } from '../core/bulk/bulk-run.js';
 import { APIPromise } from '../core/request/api-promise.js';
 import type { IdempotentRequestOptions } from '../core/request/request-options.js';
 import type { Operation } from '../core/request/request-spec.js';
@@ -15,7 +10,6 @@ import type { CallInput, Requester } from '../core/request/requester.js';
 export const DEFAULT_CHUNK_SIZE = 500;
 /** Chunk requests in flight at once by default. */
 export const DEFAULT_CONCURRENCY = 4;
-const MAX_CONCURRENCY = 16;
 
 /** Options of the chunked bulk calls (`investors.create`, `subscriptions.create`). */
 export interface BulkCreateOptions<Input = unknown, Result = unknown> extends IdempotentRequestOptions {
@@ -51,7 +45,7 @@ const callback = <T>() =>
 /** The checks of {@link BulkCreateOptions}' own fields. */
 export const BulkOptions = z.object({
   chunkSize: z.int().min(1).optional(),
-  concurrency: z.int().min(1).max(MAX_CONCURRENCY).optional(),
+  concurrency: z.int().min(1).max(16).optional(),
   onProgress: callback<(progress: BulkProgress) => void>(),
   onChunk: callback<(chunk: BulkChunk<never, never>) => void | Promise<void>>(),
 });
@@ -78,17 +72,16 @@ export interface BulkCall<Input, Result extends RowResult, Success extends Resul
   extends Pick<BulkRunSpec<Input, Result>, 'keyOf' | 'resultKeyOf' | 'failure' | 'wholeChunks'> {
   /** The call's arguments besides its rows (the path parameters, the whole body when checked up front). */
   input: CallInput;
-  /** The rows to send: an array from the checked body when `input` has one, or the caller's stream. */
-  rows: (body: unknown) => readonly Input[] | AsyncIterable<Input>;
+  /** The caller's rows; when `input` has the body, the checked copy of its array is sent instead. */
+  rows: readonly Input[] | AsyncIterable<Input>;
   /** Each row's check as its chunk is read, given how many rows the call holds at once (all of an array). */
   check: (held: number) => BulkRunSpec<Input, Result>['check'];
   succeeded: (result: Result) => result is Success;
 }
 
 /**
- * Checks a chunked call of `operation` (arguments, bulk options and key on the one `InputValidationError`
- * path), then sends its rows through `runBulk`, every chunk one `requester.call` with its derived key and
- * the exact JSON text that key was hashed from.
+ * Checks a chunked call of `operation` on the one `InputValidationError` path, then sends its rows through
+ * `runBulk`: each chunk one `requester.call` with its derived key and the JSON text that key was hashed from.
  */
 export function sendBulk<Input, Result extends RowResult, Success extends Result>(
   requester: Requester,
@@ -99,8 +92,8 @@ export function sendBulk<Input, Result extends RowResult, Success extends Result
   try {
     const checked = requester.check(operation, call.input, options);
     const bulk: z.output<typeof BulkOptions> = checked.extras ?? {};
-    const inputs = call.rows(checked.body);
     const field = operation.body.chunkedArray;
+    const inputs = (checked.body as Record<string, Input[]> | undefined)?.[field] ?? call.rows;
     const chunkSize = bulk.chunkSize ?? DEFAULT_CHUNK_SIZE;
     const concurrency = bulk.concurrency ?? DEFAULT_CONCURRENCY;
     // A stream's rows are held a window at a time: at most 2 × concurrency chunks waiting, plus one read.
@@ -137,26 +130,17 @@ export function sendBulk<Input, Result extends RowResult, Success extends Result
   }
 }
 
-/**
- * A bulk call's results split: rows that `succeeded`, the others (`failed`), and the inputs whose failure
- * is `retryable`, each in input order.
- */
+/** A bulk call's results split into `succeeded`, `failed`, and the inputs whose failure is `retryable`. */
 export function splitResults<Input, Result extends RowResult, Success extends Result>(
   results: readonly Result[],
   inputs: readonly Input[],
   succeeded: (result: Result) => result is Success,
 ): { succeeded: Success[]; failed: Exclude<Result, Success>[]; retryable: Input[] } {
-  const split = {
-    succeeded: [] as Success[],
-    failed: [] as Exclude<Result, Success>[],
-    retryable: [] as Input[],
+  return {
+    succeeded: results.filter(succeeded),
+    failed: results.filter((result) => !succeeded(result)) as Exclude<Result, Success>[],
+    retryable: inputs.filter((_, index) => results[index]?.error?.retryable === true),
   };
-  results.forEach((result, index) => {
-    if (succeeded(result)) split.succeeded.push(result);
-    else split.failed.push(result as Exclude<Result, Success>);
-    if (result.error?.retryable === true) split.retryable.push(inputs[index] as Input);
-  });
-  return split;
 }
 
 /** The object elements of a body's `results`, whatever the body is, each through `map` when given. */

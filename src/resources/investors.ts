@@ -34,17 +34,13 @@ export class Investors {
    * result, never the call. A `partnerInvestorId` the API already knows answers `existing` with the same
    * `servicePersonId`, so running the same import again creates nothing twice.
    *
-   * Only `partnerInvestorId` is required; rows failing the formats the spec states on the fields present
-   * (e-mail, real `YYYY-MM-DD` date, two-letter country code) or repeating a `partnerInvestorId` are not sent and come back failed like the API's row errors. Arrays
-   * over `chunkSize` are sent `concurrency` chunks at a time, each with an idempotency key derived from
-   * `idempotencyKey` and the chunk's rows. A chunk that fails as a whole (after retries) fails its rows
-   * with `request_failed` (`retryable` when the failure was transient); a non-transient one also stops
-   * later chunks, whose rows fail with `not_sent`. The call rejects only when nothing was answered at all,
-   * when `signal` aborts, or for a malformed call (neither an array nor an `AsyncIterable`, an array row without
-   * `partnerInvestorId`).
-   *
-   * `withResponse()` gives the last chunk's response, with `attempts` summed over chunks and the call's
-   * own `idempotencyKey` (status 0 when nothing was sent).
+   * Only `partnerInvestorId` is required; rows failing the formats the spec states (e-mail, `YYYY-MM-DD`
+   * date, two-letter country code) or repeating a `partnerInvestorId` are not sent and fail like the API's
+   * row errors. Chunks go `concurrency` at a time, each keyed from `idempotencyKey` and its rows. A chunk
+   * failing as a whole (after retries) fails its rows with `request_failed` (`retryable` when transient); a
+   * non-transient one also fails later chunks' rows with `not_sent`. The call rejects only when nothing was
+   * answered, on `signal`, or when malformed (not an array or `AsyncIterable`, a row without an id).
+   * `withResponse()` gives the last chunk's response, `attempts` summed, the call's `idempotencyKey`.
    */
   create(
     investors: InvestorInput[] | AsyncIterable<InvestorInput>,
@@ -55,12 +51,11 @@ export class Investors {
       OPERATIONS['investors.create'],
       {
         input: { issues: checkInvestorRows(investors) },
-        rows: () => investors,
+        rows: investors,
         check: investorRowCheck,
         keyOf: investorKey,
         resultKeyOf: investorKey,
         failure: (row, error) => ({ partnerInvestorId: row.partnerInvestorId, status: 'failed', error }),
-        // A row succeeded when it names a person and carries no error (see `investorRowResult`).
         succeeded: (result): result is InvestorRowSuccess => result.error == null,
       },
       options,

@@ -3,10 +3,11 @@ import type { APIPromise } from '../core/request/api-promise.js';
 import type { IdempotentRequestOptions } from '../core/request/request-options.js';
 import type { Requester } from '../core/request/requester.js';
 import type { UploadFile } from '../core/uploads/file-source.js';
-import {
+import { checkSubscriptionRow, subscriptionFailure } from '../schemas/investor-rows.js';
+import type {
   SubscriptionInput,
-  type SubscriptionRowResult,
-  type SubscriptionRowSuccess,
+  SubscriptionRowResult,
+  SubscriptionRowSuccess,
 } from '../schemas/subscriptions.js';
 import type { FundingReceiptUploadResult, SignedFormUploadResult } from '../schemas/uploads.js';
 import { type BulkCreateOptions, type BulkResult, sendBulk } from './bulk-options.js';
@@ -28,31 +29,6 @@ export type SubscriptionBulkResult = BulkResult<
   SubscriptionRowResult,
   SubscriptionRowSuccess
 >;
-
-function subscriptionFailure(
-  row: SubscriptionInput,
-  error: { code: string; message: string; retryable: boolean },
-): SubscriptionRowResult {
-  return {
-    servicePersonId: row.servicePersonId,
-    shareClassSlug: row.shareClassSlug,
-    partnerSubscriptionId: row.partnerSubscriptionId,
-    error,
-  };
-}
-
-// A streamed row failing `SubscriptionInput` fails with `invalid_field`; its chunk is held back whole.
-function checkSubscriptionRow(
-  row: SubscriptionInput,
-): { input: SubscriptionInput } | { result: SubscriptionRowResult } {
-  const parsed = SubscriptionInput.safeParse(row);
-  if (parsed.success) return { input: parsed.data as SubscriptionInput };
-  const message = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-  const error = { code: 'invalid_field', message, retryable: false };
-  return { result: subscriptionFailure(isObject(row) ? row : ({} as SubscriptionInput), error) };
-}
-
-const isObject = (value: unknown): value is SubscriptionInput => typeof value === 'object' && value !== null;
 
 /**
  * Subscriptions of investors in an approved SPV and their documents: `client.subscriptions`. The SPV's slug
@@ -78,12 +54,10 @@ export class Subscriptions {
 
   /**
    * `POST /v1/spvs/{spv_slug}/subscriptions`, chunked — subscribes investors to a share class with a lump
-   * sum. Every row of an array is checked first (one `InputValidationError` naming each bad field; nothing
-   * is sent); a stream's rows are checked as they are read, and a chunk with a bad row is not sent (that row
-   * fails with `invalid_field`, the others with `not_sent`). Inputs over `chunkSize` are sent `concurrency` chunks at a time, each with an idempotency key derived
-   * from `idempotencyKey` and the chunk's rows, so a re-run with the same key creates nothing twice. The API
-   * takes or refuses a chunk as a whole: a refused chunk (after retries) fails its rows with
-   * `request_failed`, and a non-transient failure leaves later chunks `not_sent`. Results are in input order.
+   * sum. An array is checked whole first (one `InputValidationError` naming each bad field; nothing is
+   * sent); a stream's chunk with a bad row is not sent (that row fails with `invalid_field`, the others
+   * `not_sent`). Chunks are keyed and sent as for `investors.create`, but the API takes or refuses a chunk
+   * whole: a refused chunk fails its rows with `request_failed`. Results are in input order.
    *
    * @example
    * ```ts
@@ -98,22 +72,18 @@ export class Subscriptions {
     subscriptions: SubscriptionInput[] | AsyncIterable<SubscriptionInput>,
     options?: SubscriptionCreateOptions,
   ): APIPromise<SubscriptionBulkResult> {
-    const stream = isObject(subscriptions) && Symbol.asyncIterator in subscriptions;
+    const stream = !Array.isArray(subscriptions) && Symbol.asyncIterator in Object(subscriptions);
     const empty = Array.isArray(subscriptions) && subscriptions.length === 0;
     return sendBulk<SubscriptionInput, SubscriptionRowResult, SubscriptionRowSuccess>(
       this.#requester,
       OPERATIONS['subscriptions.create'],
       {
-        // An array is checked whole before anything is sent; a stream's rows as they are read.
         input: {
           params: { spvSlug },
           ...(stream ? {} : { body: { subscriptions } }),
           issues: empty ? [{ path: 'subscriptions', message: 'Expected at least one subscription' }] : [],
         },
-        rows: (body) =>
-          stream
-            ? (subscriptions as AsyncIterable<SubscriptionInput>)
-            : (body as { subscriptions: SubscriptionInput[] }).subscriptions,
+        rows: subscriptions,
         check: () => checkSubscriptionRow,
         wholeChunks: true,
         keyOf: (row) => row.partnerSubscriptionId,
@@ -140,7 +110,6 @@ export class Subscriptions {
     upload: UploadFile | SignedFormUpload,
     options?: SignedFormUploadOptions,
   ): APIPromise<SignedFormUploadResult> {
-    // `{ file, filename?, contentType?, maxBytes? }` (the receipt's shape) or the file itself.
     const { file, ...inline } = isUploadObject(upload) ? upload : { file: upload };
     return this.#requester.call(
       OPERATIONS['subscriptions.uploadSignedForm'],

@@ -1,78 +1,60 @@
 import type { z } from 'zod';
 import type { ValidationIssue } from '../core/errors/errors.js';
-import {
-  InvestorInput,
-  type InvestorRowError,
-  type InvestorRowFailure,
-  type InvestorRowResult,
-} from './investors.js';
+import { InvestorInput, type InvestorRowFailure, type InvestorRowResult } from './investors.js';
+import { SubscriptionInput, type SubscriptionRowError, type SubscriptionRowResult } from './subscriptions.js';
 
-type Checked = { input: InvestorInput } | { result: InvestorRowResult };
+type Checked<Input, Result> = { input: Input } | { result: Result };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const hasId = (row: Record<string, unknown>) =>
-  typeof row['partnerInvestorId'] === 'string' && row['partnerInvestorId'] !== '';
-
-/**
- * One row against `InvestorInput`, as its chunk is prepared: the parsed row to send, or a failed result
- * with the row error (`retryable: false`), like the API answers one.
- */
-export function checkInvestorRow(row: InvestorInput): Checked {
-  const parsed = InvestorInput.safeParse(row);
-  return parsed.success
-    ? { input: parsed.data }
-    : { result: failed(row.partnerInvestorId, investorRowError(parsed.error.issues)) };
+// Why a row cannot be keyed, as the place of the problem within the row and a message.
+function unkeyed(row: unknown): [place: string, message: string] | undefined {
+  if (!isRecord(row)) return ['', 'Expected an object'];
+  const id = row['partnerInvestorId'];
+  if (typeof id !== 'string' || id === '')
+    return ['.partnerInvestorId', 'Required: a non-empty string (it keys the row result)'];
+  return undefined;
 }
+
+// Every problem of a row that failed its schema, as one message.
+const describe = (issues: readonly z.core.$ZodIssue[]) =>
+  issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
 
 /**
  * Checks investor rows call-wide before anything is sent. A malformed call — neither an array nor an
  * `AsyncIterable`, or an array row that is not an object or has no `partnerInvestorId` (a result could not
- * be keyed) — has an issue naming every such row; none for a well-formed call. Each row's own fields and a
- * repeated `partnerInvestorId` are checked as its chunk is read ({@link investorRowCheck}).
+ * be keyed) — has an issue naming every such row. Each row's own fields are checked as its chunk is read.
  */
 export function checkInvestorRows(investors: unknown): ValidationIssue[] {
   if (isRecord(investors) && Symbol.asyncIterator in investors) return [];
   if (!Array.isArray(investors)) {
     return [{ path: 'investors', message: 'Expected an array or an AsyncIterable of investor rows' }];
   }
-  const malformed: ValidationIssue[] = [];
+  const issues: ValidationIssue[] = [];
   // A loop, not forEach: a sparse array's holes are rows too.
   for (let index = 0; index < investors.length; index += 1) {
-    const row: unknown = investors[index];
-    if (!isRecord(row)) malformed.push({ path: `investors.${index}`, message: 'Expected an object' });
-    else if (!hasId(row)) {
-      malformed.push({
-        path: `investors.${index}.partnerInvestorId`,
-        message: 'Required: a non-empty string (it keys the row result)',
-      });
-    }
+    const [place, message] = unkeyed(investors[index]) ?? [];
+    if (message !== undefined) issues.push({ path: `investors.${index}${place}`, message });
   }
-  return malformed;
+  return issues;
 }
 
 /**
  * The row check of one `investors.create` call: a `partnerInvestorId` seen at most `window` positions
- * earlier fails with `duplicate_in_request` (the first occurrence alone is sent); then
- * {@link checkInvestorRow}. An array's window is the whole call; a stream's covers the chunks held at once,
- * so memory stays bounded (a repeat further apart is sent and the API answers it `existing`). A stream's
- * malformed row fails alone with `invalid_field`.
+ * earlier fails with `duplicate_in_request` (the first occurrence alone is sent); a row failing
+ * `InvestorInput` fails with `invalid_field`, like the API's row errors. An array's window is the whole call;
+ * a stream's covers the chunks held at once, so memory stays bounded (a repeat further apart is sent and the
+ * API answers it `existing`).
  */
-export function investorRowCheck(window: number): (row: InvestorInput, position: number) => Checked {
+export function investorRowCheck(
+  window: number,
+): (row: InvestorInput, position: number) => Checked<InvestorInput, InvestorRowResult> {
   const firstAt = new Map<string, number>();
   return (row, position) => {
-    if (!isRecord(row) || !hasId(row)) {
-      const message = isRecord(row)
-        ? 'Required: a non-empty string (it keys the row result)'
-        : 'Expected an object';
-      const id =
-        isRecord(row) && typeof row['partnerInvestorId'] === 'string' ? row['partnerInvestorId'] : '';
-      return {
-        result: failed(id, { code: 'invalid_field', message, retryable: false, field: 'partnerInvestorId' }),
-      };
-    }
+    const [, message] = unkeyed(row) ?? [];
+    if (message !== undefined) return { result: failed('', 'invalid_field', message, 'partnerInvestorId') };
     for (const [id, at] of firstAt) {
       if (at >= position - window) break;
       firstAt.delete(id);
@@ -80,40 +62,36 @@ export function investorRowCheck(window: number): (row: InvestorInput, position:
     const id = row.partnerInvestorId;
     const first = firstAt.get(id);
     if (first !== undefined) {
-      return {
-        result: failed(id, {
-          code: 'duplicate_in_request',
-          message: `partnerInvestorId also appears at index ${first} of this call; only that row was sent`,
-          retryable: false,
-          field: 'partnerInvestorId',
-        }),
-      };
+      const message = `partnerInvestorId also appears at index ${first} of this call; only that row was sent`;
+      return { result: failed(id, 'duplicate_in_request', message, 'partnerInvestorId') };
     }
     firstAt.set(id, position);
-    return checkInvestorRow(row);
+    const parsed = InvestorInput.safeParse(row);
+    if (parsed.success) return { input: parsed.data };
+    const field = String(parsed.error.issues[0]?.path[0] ?? 'partnerInvestorId');
+    return { result: failed(id, 'invalid_field', describe(parsed.error.issues), field) };
   };
 }
 
-function failed(partnerInvestorId: string, error: InvestorRowFailure['error']): InvestorRowFailure {
-  return { partnerInvestorId, status: 'failed', error };
+function failed(partnerInvestorId: string, code: string, message: string, field: string): InvestorRowFailure {
+  return { partnerInvestorId, status: 'failed', error: { code, message, retryable: false, field } };
 }
 
-/** Codes of the row errors the SDK itself gives rows it refuses before sending (never `retryable`). */
-export type ClientRowErrorCode = 'invalid_field' | 'duplicate_in_request';
+/** A subscription row the API did not answer, failed with `error`. */
+export function subscriptionFailure(
+  row: SubscriptionInput,
+  error: SubscriptionRowError,
+): SubscriptionRowResult {
+  const { servicePersonId, shareClassSlug, partnerSubscriptionId } = row;
+  return { servicePersonId, shareClassSlug, partnerSubscriptionId, error };
+}
 
-/**
- * The row error for an investor row that failed `InvestorInput`: the first problem decides `field`;
- * `message` names every problem of the row. Never `retryable`: the row must be fixed.
- */
-export function investorRowError(issues: readonly z.core.$ZodIssue[]): InvestorRowError {
-  const described = issues.map((issue) => ({
-    field: String(issue.path[0] ?? 'partnerInvestorId'),
-    message: issue.message,
-  }));
-  return {
-    code: 'invalid_field' satisfies ClientRowErrorCode,
-    message: described.map((item) => `${item.field}: ${item.message}`).join('; '),
-    retryable: false,
-    field: described[0]?.field ?? 'partnerInvestorId',
-  };
+/** A streamed subscription row against `SubscriptionInput`: the row to send, or failed with `invalid_field`. */
+export function checkSubscriptionRow(
+  row: SubscriptionInput,
+): Checked<SubscriptionInput, SubscriptionRowResult> {
+  const parsed = SubscriptionInput.safeParse(row);
+  if (parsed.success) return { input: parsed.data as SubscriptionInput };
+  const error = { code: 'invalid_field', message: describe(parsed.error.issues), retryable: false };
+  return { result: subscriptionFailure(isRecord(row) ? row : ({} as SubscriptionInput), error) };
 }

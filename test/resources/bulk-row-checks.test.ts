@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BulkProgress } from '../../src/core/bulk/bulk-run.js';
+import type { BulkProgress } from '../../src/core/bulk/bulk-chunk.js';
 import { chunkKey, deriveIdempotencyKey } from '../../src/core/request/idempotency.js';
 import { InvestorInput } from '../../src/schemas/investors.js';
 import { useFakeApi } from './fake-harness.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BulkProgress } from '../../src/core/bulk/bulk-run.js';
+import type { BulkProgress } from '../../src/core/bulk/bulk-chunk.js';
 import type { InvestorInput } from '../../src/schemas/investors.js';
 import { type FakeEnv, useFakeApi } from './fake-harness.js';
 import { approvedSpv, investorRows } from './fixtures.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BulkProgress } from '../../src/core/bulk/bulk-run.js';
+import type { BulkProgress } from '../../src/core/bulk/bulk-chunk.js';
 import { APIUserAbortError } from '../../src/core/errors/errors.js';
 import type { SubscriptionInput } from '../../src/schemas/subscriptions.js';
 import { type FakeEnv, useFakeApi } from './fake-harness.js';

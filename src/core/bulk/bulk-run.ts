@@ -4,68 +4,16 @@ import type { APIPromise, RawResponse } from '../request/api-promise.js';
 import { chunkKey, idempotencyKeyOfJson, stableJson } from '../request/idempotency.js';
 import type { Requester } from '../request/requester.js';
 import { isRetryable } from '../request/retry-policy.js';
+import type { BulkChunk, BulkChunkReport, BulkProgress } from './bulk-chunk.js';
 import { chunkFitOf, knownTooLarge, namesRows, sizeRefusal } from './chunk-fit.js';
-
-/** Where a long bulk call stands; reported after every chunk (the last report has `done === total`). */
-export interface BulkProgress {
-  /** Rows answered so far (including rows refused before sending). */
-  done: number;
-  /** The rows of the call: an array's length; for an `AsyncIterable`, the rows read so far. */
-  total: number;
-  succeeded: number;
-  failed: number;
-}
-
-/** What happened to one chunk (one HTTP call) of a bulk call. */
-export interface BulkChunkReport {
-  /** The chunk's slot: rows `[index * chunkSize, (index + 1) * chunkSize)` of the input. */
-  index: number;
-  /** Rows sent in it (rows refused client-side are not). */
-  rows: number;
-  /** The `Idempotency-Key` it was (or would have been) sent with. */
-  idempotencyKey: string;
-  /** `false` when it was never sent because an earlier chunk failed for good. */
-  sent: boolean;
-  /** HTTP status of the answer; `undefined` when none arrived. */
-  status: number | undefined;
-  /** The answer's request id, to quote to support. */
-  requestId: string | undefined;
-  /** HTTP requests made for it (1 + retries). */
-  attempts: number;
-  /** Why the chunk failed as a whole, after the pipeline's retries. */
-  error: PartnerEquityError | undefined;
-  /**
-   * On a piece of a chunk split to fit: which halves it is (`'0'` the first half, `'01'` that half's
-   * second half). Its key is derived from the chunk's key, this place and its rows.
-   */
-  part?: string;
-  /** `true` when the service refused it as too large: its rows were sent again in two halves. */
-  split?: boolean;
-  /** On a piece that got through after a split: the most rows one request has carried since (the size that worked). */
-  fittedRows?: number;
-  /** `true` when its failure stopped the call: later chunks were not sent. */
-  stopped?: boolean;
-}
-
-/** One chunk of a bulk call, handed to `onChunk` in input order once every row of it is answered. */
-export interface BulkChunk<Input, Result> {
-  /** The chunk's slot: rows `[index * chunkSize, (index + 1) * chunkSize)` of the input. */
-  index: number;
-  /** Its input rows, including rows refused before sending. */
-  rows: readonly Input[];
-  /** One result per row, in the order of `rows`. */
-  results: readonly Result[];
-  /** Its requests: none when every row was refused before sending, several when it was split to fit. */
-  reports: readonly BulkChunkReport[];
-}
 
 type RowError = { code: string; message: string; retryable: boolean };
 
 /** How one kind of bulk call sends rows and reads results. */
 export interface BulkRunSpec<Input, Result> {
-  /** The rows of the call, in input order: read a chunk at a time, never ahead of the chunks held. */
+  /** The rows of the call, read a chunk at a time, never ahead of the chunks held. */
   inputs: readonly Input[] | AsyncIterable<Input>;
-  /** The row's own checks as its chunk is read (`position` in the input): the row to send, or its result. */
+  /** A row's own checks as its chunk is read: the row to send, or its result. */
   check(input: Input, position: number): { input: Input } | { result: Result };
   /** Hold back a chunk with a row refused client-side (the API takes such a request whole). */
   wholeChunks?: boolean;
@@ -75,16 +23,12 @@ export interface BulkRunSpec<Input, Result> {
   baseKey: string;
   /** The request body's one field: the body is `{ [field]: rows }`. */
   field: string;
-  /** The client's requester: its tracing, logger and chunk fits. */
   requester: Requester;
-  /** The operation's name (`investors.create`): the call's span and its chunk fit. */
+  /** The operation's span name (`investors.create`): the call's span and its chunk fit. */
   operation: string;
   /** Sends one chunk; `bodyJson` is the body as stable JSON, the text its key was hashed from. */
   send(rows: Input[], idempotencyKey: string, bodyJson: string): APIPromise<readonly Result[]>;
-  /**
-   * The id that pairs a row with its result (`partnerInvestorId`); unique among sent rows. When a row or a
-   * result of a chunk has none, that chunk's results are paired with its rows by position instead.
-   */
+  /** The id pairing a row with its result; when a row or result has none, a chunk pairs by position. */
   keyOf(input: Input): string | undefined;
   resultKeyOf(result: Result): string | undefined;
   /** The failed result for a row the API did not answer. */
@@ -103,12 +47,9 @@ export interface BulkRunOutcome<Input, Result> {
 }
 
 /**
- * Reads the rows a chunk at a time and sends each chunk (`concurrency` in flight) with the idempotency key
- * `deriveIdempotencyKey(chunkKey(baseKey, index), rows)`, whether the rows come from an array or a
- * stream: a re-run replays what the API already did. Chunk `index` holds input positions
- * `[index * chunkSize, (index + 1) * chunkSize)`; rows refused client-side leave holes. A chunk refused as
- * too large is sent again as two halves (down to one row), keyed by their place; the client remembers the
- * refused size. See `docs/bulk-and-uploads.md`.
+ * Sends the rows a chunk at a time (`concurrency` in flight), each chunk keyed by `baseKey`, its index and its
+ * rows, so a re-run replays what the API already did. A chunk refused as too large is sent again in halves.
+ * See `docs/bulk-and-uploads.md`.
  */
 export async function runBulk<Input, Result>(
   spec: BulkRunSpec<Input, Result>,
@@ -135,15 +76,15 @@ export async function runBulk<Input, Result>(
   );
 }
 
-/** One chunk as read: its rows, the checked rows to send, their results as they come, and its requests. */
+/** One chunk as read: its rows, the checked rows to send, their JSON (reused by halves), results, requests. */
 interface Slot<Input, Result> {
   index: number;
   rows: Input[];
   inputs: (Input | undefined)[];
-  /** Each sent row as stable JSON, written once: a split chunk's halves reuse it. */
   json: (string | undefined)[];
   results: (Result | undefined)[];
   reports: BulkChunkReport[];
+  last?: RawResponse;
 }
 
 class BulkRun<Input, Result> {
@@ -154,7 +95,8 @@ class BulkRun<Input, Result> {
   readonly #reports: BulkChunkReport[] = [];
   /** Rows read, answered (`done`) and succeeded so far. */
   readonly counts = { read: 0, done: 0, succeeded: 0 };
-  readonly #answers = { count: 0, replayed: 0, lastIndex: -1, last: undefined as RawResponse | undefined };
+  readonly #answers = { count: 0, replayed: 0 };
+  #last: RawResponse | undefined; // the last answered chunk's response, in input order
   #stopper: BulkChunkReport | undefined;
   // An array's rows are checked up front: progress counts its refused rows from the first report on.
   #checked: ReturnType<BulkRunSpec<Input, Result>['check']>[] | undefined;
@@ -171,8 +113,8 @@ class BulkRun<Input, Result> {
     const array = Array.isArray(spec.inputs) ? (spec.inputs as readonly Input[]) : undefined;
     this.#checked = array?.map((row, position) => spec.check(row, position));
     this.#refusedAhead = this.#checked?.filter((checked) => 'result' in checked).length ?? 0;
-    const iterator =
-      array === undefined ? (spec.inputs as AsyncIterable<Input>)[Symbol.asyncIterator]() : undefined;
+    const iterator: Iterator<Input> | AsyncIterator<Input> =
+      array?.[Symbol.iterator]() ?? (spec.inputs as AsyncIterable<Input>)[Symbol.asyncIterator]();
     // Chunks in input order: at most `concurrency` in flight, and at most twice that held for their turn.
     const window: { sending: Promise<Slot<Input, Result>>; settled: boolean }[] = [];
     const pending = () => window.filter((entry) => !entry.settled);
@@ -185,13 +127,9 @@ class BulkRun<Input, Result> {
           rows = await this.#take(iterator);
         } catch (error) {
           readError = { error }; // the chunk being filled is not sent; the ones in flight finish
-          ended = true;
           break;
         }
-        if (rows.length === 0) {
-          ended = true;
-          break;
-        }
+        if (rows.length === 0) break;
         const entry = { sending: this.#send(this.#check(index, rows)), settled: false };
         entry.sending.then(
           () => (entry.settled = true),
@@ -205,11 +143,12 @@ class BulkRun<Input, Result> {
           await Promise.race(pending().map((waiting) => waiting.sending));
         }
       }
+      ended = true;
       while (window.length > 0)
         await this.#deliver(await (window.shift() as (typeof window)[number]).sending);
     } finally {
       await Promise.allSettled(window.map((entry) => entry.sending));
-      if (!ended) await iterator?.return?.();
+      if (!ended) await iterator.return?.();
     }
     if (readError !== undefined) throw readError.error;
     const firstFailure = this.#reports.find((report) => report.error !== undefined && !report.split);
@@ -218,13 +157,10 @@ class BulkRun<Input, Result> {
     return { rows: this.#rows, results: this.#results, chunks: this.#reports, response: this.#summary() };
   }
 
-  // The next chunk's rows: a slice of an array, or up to `chunkSize` rows read from the stream.
-  async #take(iterator: AsyncIterator<Input> | undefined): Promise<Input[]> {
-    const { inputs, chunkSize } = this.#spec;
-    const start = this.counts.read;
-    if (iterator === undefined) return (inputs as readonly Input[]).slice(start, start + chunkSize);
+  // The next chunk's rows: up to `chunkSize` read from the array or the stream.
+  async #take(iterator: Iterator<Input> | AsyncIterator<Input>): Promise<Input[]> {
     const rows: Input[] = [];
-    while (rows.length < chunkSize) {
+    while (rows.length < this.#spec.chunkSize) {
       const next = await iterator.next();
       if (next.done === true) break;
       rows.push(next.value);
@@ -307,32 +243,22 @@ class BulkRun<Input, Result> {
     report.sent = true;
     try {
       const { data, response } = await spec.send(rows, report.idempotencyKey, bodyJson).withResponse();
-      Object.assign(report, {
-        status: response.status,
-        requestId: response.requestId,
-        attempts: response.attempts,
-      });
-      this.#answered(slot.index, response);
+      const { status, requestId, attempts } = response;
+      Object.assign(report, { status, requestId, attempts });
+      this.#answers.count += 1;
+      if (response.replayed) this.#answers.replayed += 1;
+      slot.last = response;
       if (part !== '') this.#fitted(report);
       const paired = pairResults(spec, rows, data);
-      positions.forEach((position, i) => {
-        const result = paired[i];
-        if (result !== undefined) slot.results[position] = result;
-        else
-          this.#fail(slot, [position], {
-            code: 'missing_result',
-            message: 'The API returned no result for this row',
-            retryable: true,
-          });
-      });
+      for (const [i, position] of positions.entries()) slot.results[position] = paired[i];
+      const missing = positions.filter((position) => slot.results[position] === undefined);
+      const message = 'The API returned no result for this row';
+      this.#fail(slot, missing, { code: 'missing_result', message, retryable: true });
     } catch (error) {
       if (error instanceof APIUserAbortError || !(error instanceof PartnerEquityError)) throw error;
-      Object.assign(report, {
-        error,
-        status: error instanceof APIError ? error.status : undefined,
-        requestId: error instanceof APIError ? error.requestId : undefined,
-        attempts: 'attempts' in error && typeof error.attempts === 'number' ? error.attempts : 1,
-      });
+      const answer = error instanceof APIError ? error : undefined;
+      const attempts = 'attempts' in error && typeof error.attempts === 'number' ? error.attempts : 1;
+      Object.assign(report, { error, status: answer?.status, requestId: answer?.requestId, attempts });
       const refusal = sizeRefusal(error);
       if (refusal !== undefined && rows.length > 1) {
         report.split = true;
@@ -369,24 +295,17 @@ class BulkRun<Input, Result> {
     if (this.#warned) return;
     this.#warned = true;
     const refused = [
-      fit.refusedBytes === undefined ? undefined : `bodies of ${fit.refusedBytes} bytes`,
-      fit.refusedRows === undefined ? undefined : `${fit.refusedRows} rows`,
-    ].filter((text) => text !== undefined);
+      fit.refusedBytes && `bodies of ${fit.refusedBytes} bytes`,
+      fit.refusedRows && `${fit.refusedRows} rows`,
+    ];
     this.#spec.requester.config.logger.warn(
-      `${this.#spec.operation}: the service refused ${refused.join(' and ')} as too large; chunks are split in half to fit (${fit.fittedRows} rows per request worked) and this client splits such chunks before sending from now on`,
+      `${this.#spec.operation}: the service refused ${refused.filter(Boolean).join(' and ')} as too large; chunks are split in half to fit (${fit.fittedRows} rows per request worked) and this client splits such chunks before sending from now on`,
       { refusedBytes: fit.refusedBytes, refusedRows: fit.refusedRows, fittedRows: fit.fittedRows },
     );
   }
 
   #fail(slot: Slot<Input, Result>, positions: readonly number[], error: RowError): void {
     for (const i of positions) slot.results[i] = this.#spec.failure(slot.rows[i] as Input, error);
-  }
-
-  #answered(index: number, response: RawResponse): void {
-    const answers = this.#answers;
-    answers.count += 1;
-    if (response.replayed) answers.replayed += 1;
-    if (index >= answers.lastIndex) Object.assign(answers, { lastIndex: index, last: response });
   }
 
   async #deliver(slot: Slot<Input, Result>): Promise<void> {
@@ -397,6 +316,7 @@ class BulkRun<Input, Result> {
       this.#refusedAhead -= slot.rows.length - slot.inputs.filter((i) => i !== undefined).length;
     this.counts.succeeded += succeeded;
     this.#reports.push(...slot.reports);
+    this.#last = slot.last ?? this.#last;
     if (this.#spec.onChunk === undefined || Array.isArray(this.#spec.inputs)) {
       this.#rows.push(...slot.rows);
       this.#results.push(...results);
@@ -416,7 +336,8 @@ class BulkRun<Input, Result> {
   // One response for the whole call: the last answered chunk's, with every chunk's attempts and the call's
   // own key. Status 0 and no headers when nothing was sent (every row was refused before sending).
   #summary(): RawResponse {
-    const { last, count, replayed } = this.#answers;
+    const { count, replayed } = this.#answers;
+    const last = this.#last;
     return {
       status: last?.status ?? 0,
       headers: last?.headers ?? new Headers(),
@@ -428,23 +349,14 @@ class BulkRun<Input, Result> {
   }
 }
 
-// Results by row when they are not in order: by key when every row and result has one, else by position when
-// the counts agree.
+// Results by row: by key when every row and result has one, else by position when the counts agree.
 function pairResults<Input, Result>(
   spec: Pick<BulkRunSpec<Input, Result>, 'keyOf' | 'resultKeyOf'>,
   rows: readonly Input[],
   data: readonly Result[],
 ): (Result | undefined)[] {
-  const byKey = new Map<string, Result>();
-  for (const result of data) {
-    const key = spec.resultKeyOf(result);
-    if (key === undefined) return data.length === rows.length ? [...data] : [];
-    byKey.set(key, result);
-  }
-  const keyed = rows.map((row) => {
-    const key = spec.keyOf(row);
-    return key === undefined ? null : byKey.get(key);
-  });
-  if (!keyed.includes(null)) return keyed as (Result | undefined)[];
+  const byKey = new Map(data.map((result) => [spec.resultKeyOf(result), result]));
+  const keys = rows.map((row) => spec.keyOf(row));
+  if (!byKey.has(undefined) && !keys.includes(undefined)) return keys.map((key) => byKey.get(key));
   return data.length === rows.length ? [...data] : [];
 }

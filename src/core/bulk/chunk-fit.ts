@@ -1,10 +1,6 @@
 import { APIError, BadRequestError, UnprocessableEntityError } from '../errors/errors.js';
 
-/**
- * What a client learned of the service's request-size limit for one bulk operation: kept on the client
- * (shared with its `withOptions()` clients), so later calls split a chunk that would be refused before
- * sending it.
- */
+/** The service's request-size limit for one bulk operation as a client (and its `withOptions()` kin) learned it. */
 export interface ChunkFit {
   /** The smallest body (bytes) refused as too large: bodies this size or larger are split unsent. */
   refusedBytes?: number;
@@ -19,9 +15,7 @@ export type ChunkFits = Map<string, ChunkFit>;
 
 /** The fit of `operation` in `fits` (a fresh one, kept there, the first time). */
 export function chunkFitOf(fits: ChunkFits | undefined, operation: string): ChunkFit {
-  const known = fits?.get(operation);
-  if (known !== undefined) return known;
-  const fit: ChunkFit = {};
+  const fit = fits?.get(operation) ?? {};
   fits?.set(operation, fit);
   return fit;
 }
