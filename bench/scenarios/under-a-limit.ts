@@ -3,7 +3,7 @@ import { REDIS_SERVER_BIN, RedisServer } from '../../test/redis/redis-server.js'
 import { distUrl, importSdk, importTesting } from '../lib/build-sdk.js';
 import { atMost, type BenchContext, exactly, reported, type ScenarioResult } from '../lib/result.js';
 
-const SCENARIO = '10 under a limit';
+const SCENARIO = '11 under a limit';
 const INFO = '/v1/oauth2/info';
 /** The service's limit in this scenario, and the allowance over each batch's floor. */
 const LIMIT = '10/s';
