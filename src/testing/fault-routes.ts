@@ -1,5 +1,3 @@
-import type { FaultMatch } from './fault-injector.js';
-
 /** A route of the fake, as faults are checked against it: method and `/v1/spvs/{spv_slug}/…` template. */
 export interface FaultRoute {
   method: string;
@@ -7,7 +5,10 @@ export interface FaultRoute {
 }
 
 /** Throws when no route (with the method, if given) can ever receive a request the match accepts. */
-export function checkReachable(match: FaultMatch | undefined, routes: readonly FaultRoute[]): void {
+export function checkReachable(
+  match: { method?: string; path?: string | RegExp; pathPrefix?: string } | undefined,
+  routes: readonly FaultRoute[],
+): void {
   const method = match?.method?.toUpperCase();
   const candidates = routes.filter((route) => method === undefined || route.method === method);
   if (candidates.length === 0) {

@@ -1,11 +1,6 @@
-import { AbortError } from 'p-retry';
-import { recordWait, type WaitReason } from '../../tracing/tracing.js';
 import type { Clock } from '../clock.js';
-import { RateLimitError } from '../errors/errors.js';
 import type { Logger } from '../logging/logger.js';
-import type { RequesterConfig } from '../request/requester-config.js';
 import { parseRetryAfter } from '../request/retry-policy.js';
-import { type CallState, type ReadResponse, toAPIError } from '../request/send-attempt.js';
 import type { ResponseHeaders } from '../transport/transport.js';
 import {
   MemoryRateLimitStore,
@@ -66,7 +61,7 @@ interface Waiter {
   fail(error: unknown): void;
 }
 
-class WaitExceeded extends Error {
+export class WaitExceeded extends Error {
   constructor(readonly waitedMs: number) {
     super('rate limit wait exceeded');
   }
@@ -163,7 +158,7 @@ export class RateLimiter {
    * longer than the caller's `maxWaitMs` is not imposed on the other requests (the caller gives up on it).
    */
   observe(
-    read: Pick<ReadResponse, 'status' | 'headers'> | undefined,
+    read: { status: number; headers: ResponseHeaders } | undefined,
     maxWaitMs = Infinity,
   ): number | undefined {
     const now = this.#clock.now();
@@ -284,74 +279,4 @@ export class RateLimiter {
     c.rate = Math.max(MIN_RATE, Math.min(grown, 2 * Math.max(this.#sent, this.#lastSent, c.max)));
     this.#rule = { intervalMs: 1000 / c.rate, burst: 1 };
   }
-}
-
-/**
- * Sends one bearer attempt in its turn (at once without a limiter). A 429 that says when to come back is
- * sent again then without using a retry; once the waits would pass `maxRateLimitWait`, `RateLimitError`.
- */
-export function pacedSend(config: RequesterConfig, state: CallState, send: () => Promise<ReadResponse>) {
-  const limiter = config.rateLimiter;
-  if (limiter === undefined || (state.spec.auth ?? 'bearer') !== 'bearer') return send();
-  return paced(limiter, config, state, send);
-}
-
-async function paced(
-  limiter: RateLimiter,
-  config: RequesterConfig,
-  state: CallState,
-  send: () => Promise<ReadResponse>,
-) {
-  const { clock } = config;
-  const options = state.spec.options;
-  const maxWait = options?.maxRateLimitWait ?? config.maxRateLimitWait ?? 60_000;
-  let waited = 0;
-  let reason: WaitReason = 'rate_limit';
-  const repeatable =
-    state.spec.method !== 'POST' || state.idempotencyKey !== undefined || state.spec.retryPost === true;
-  for (;;) {
-    const started = clock.now();
-    await limiter.turn(maxWait - waited, options?.signal)?.catch((error: unknown) => {
-      throw error instanceof WaitExceeded
-        ? new AbortError(gaveUp(config, state, undefined, waited + error.waitedMs))
-        : error;
-    });
-    const ms = clock.now() - started;
-    waited += ms;
-    if (ms > 0) recordWait(reason, ms);
-    const read = await send().catch((error: unknown) => {
-      limiter.observe(undefined);
-      throw error;
-    });
-    const retryIn = limiter.observe(read, maxWait - waited);
-    // A POST without an idempotency key is never sent twice, 429 or not.
-    if (retryIn === undefined || !repeatable) return read;
-    if (waited + retryIn > maxWait) throw new AbortError(gaveUp(config, state, read, waited, retryIn));
-    config.logger.debug(
-      `${state.spec.method} ${state.spec.path}: 429, sent again in its turn (${retryIn}ms)`,
-    );
-    reason = 'retry_after';
-  }
-}
-
-function gaveUp(
-  config: RequesterConfig,
-  state: CallState,
-  read: ReadResponse | undefined,
-  waitedMs: number,
-  retryAfterMs?: number,
-) {
-  const { spec, idempotencyKey, attempts } = state;
-  const context = { method: spec.method, path: spec.path, idempotencyKey, attempts };
-  const answer = read && toAPIError({ ...context, now: config.clock.now() }, read, config.secrets);
-  return new RateLimitError({
-    ...context,
-    status: 429,
-    headers: answer?.headers ?? new Headers(),
-    requestId: answer?.requestId,
-    body: answer?.body,
-    retryAfterMs: retryAfterMs ?? answer?.retryAfterMs,
-    waitedMs,
-    secrets: config.secrets,
-  });
 }

@@ -9,7 +9,6 @@ import {
   userAbortError,
   type ValidationIssue,
 } from '../errors/errors.js';
-import { pacedSend } from '../rate-limit/rate-limiter.js';
 import type { PreparedUpload } from '../uploads/upload-file.js';
 import { type FilePart, multipartOf, prepareFilePart } from '../uploads/upload-request.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
@@ -31,6 +30,7 @@ import type { RequesterConfig } from './requester-config.js';
 import { type RetryLoop, withRetries } from './retry-policy.js';
 import {
   type CallState,
+  pacedSend,
   parseSuccess,
   type ReadResponse,
   type ResponseContext,

@@ -1,9 +1,12 @@
+import { AbortError } from 'p-retry';
 import type { z } from 'zod';
+import { recordWait, type WaitReason } from '../../tracing/tracing.js';
 import {
   APIConnectionError,
   APIError,
   APITimeoutError,
   PartnerEquityError,
+  RateLimitError,
   type RequestContext,
   ResponseValidationError,
   toValidationIssues,
@@ -20,6 +23,7 @@ import {
   redactText,
 } from '../logging/redact.js';
 import type { SecretRegistry } from '../logging/secret-registry.js';
+import { type RateLimiter, WaitExceeded } from '../rate-limit/rate-limiter.js';
 import { type ResponseHeaders, readText, type TransportRequest } from '../transport/transport.js';
 import type { WithResponse } from './api-promise.js';
 import { encodeBody } from './build-request.js';
@@ -351,4 +355,74 @@ function errorBody(text: string, headers: ResponseHeaders, secrets: SecretRegist
     .trim();
   const excerpt = redactText(plain, secrets);
   return excerpt.length > EXCERPT_LENGTH ? `${excerpt.slice(0, EXCERPT_LENGTH)}…` : excerpt;
+}
+
+/**
+ * Sends one bearer attempt in its turn (at once without a limiter). A 429 that says when to come back is
+ * sent again then without using a retry; once the waits would pass `maxRateLimitWait`, `RateLimitError`.
+ */
+export function pacedSend(config: RequesterConfig, state: CallState, send: () => Promise<ReadResponse>) {
+  const limiter = config.rateLimiter;
+  if (limiter === undefined || (state.spec.auth ?? 'bearer') !== 'bearer') return send();
+  return paced(limiter, config, state, send);
+}
+
+async function paced(
+  limiter: RateLimiter,
+  config: RequesterConfig,
+  state: CallState,
+  send: () => Promise<ReadResponse>,
+) {
+  const { clock } = config;
+  const options = state.spec.options;
+  const maxWait = options?.maxRateLimitWait ?? config.maxRateLimitWait ?? 60_000;
+  let waited = 0;
+  let reason: WaitReason = 'rate_limit';
+  const repeatable =
+    state.spec.method !== 'POST' || state.idempotencyKey !== undefined || state.spec.retryPost === true;
+  for (;;) {
+    const started = clock.now();
+    await limiter.turn(maxWait - waited, options?.signal)?.catch((error: unknown) => {
+      throw error instanceof WaitExceeded
+        ? new AbortError(gaveUp(config, state, undefined, waited + error.waitedMs))
+        : error;
+    });
+    const ms = clock.now() - started;
+    waited += ms;
+    if (ms > 0) recordWait(reason, ms);
+    const read = await send().catch((error: unknown) => {
+      limiter.observe(undefined);
+      throw error;
+    });
+    const retryIn = limiter.observe(read, maxWait - waited);
+    // A POST without an idempotency key is never sent twice, 429 or not.
+    if (retryIn === undefined || !repeatable) return read;
+    if (waited + retryIn > maxWait) throw new AbortError(gaveUp(config, state, read, waited, retryIn));
+    config.logger.debug(
+      `${state.spec.method} ${state.spec.path}: 429, sent again in its turn (${retryIn}ms)`,
+    );
+    reason = 'retry_after';
+  }
+}
+
+function gaveUp(
+  config: RequesterConfig,
+  state: CallState,
+  read: ReadResponse | undefined,
+  waitedMs: number,
+  retryAfterMs?: number,
+) {
+  const { spec, idempotencyKey, attempts } = state;
+  const context = { method: spec.method, path: spec.path, idempotencyKey, attempts };
+  const answer = read && toAPIError({ ...context, now: config.clock.now() }, read, config.secrets);
+  return new RateLimitError({
+    ...context,
+    status: 429,
+    headers: answer?.headers ?? new Headers(),
+    requestId: answer?.requestId,
+    body: answer?.body,
+    retryAfterMs: retryAfterMs ?? answer?.retryAfterMs,
+    waitedMs,
+    secrets: config.secrets,
+  });
 }
