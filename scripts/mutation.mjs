@@ -6,13 +6,31 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-// The lines of `file` from the first to the last that call one of `names`: a part of a module mutated on
-// its own, found by what it calls so the range follows edits elsewhere in the file.
-function linesCalling(file, names) {
-  const lines = readFileSync(file, 'utf8').split('\n');
+// The lines of `file` from the first to the last that call a function it imports from `module`: the part of
+// a module that uses another one, mutated with it. The names come from the file's own import statement, so
+// the range follows renames and edits elsewhere in the file; when the file no longer imports from `module`
+// (the code moved), the run stops rather than mutate the wrong lines.
+function linesCallingImportsOf(file, module) {
+  const source = readFileSync(file, 'utf8');
+  const escaped = module.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const imports = [...source.matchAll(new RegExp(`import\\s*\\{([^}]*)\\}\\s*from\\s*'${escaped}'`, 'g'))];
+  const names = imports
+    .flatMap((m) => m[1].split(','))
+    .map((n) =>
+      n
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .at(-1),
+    )
+    .filter((n) => n !== undefined && n !== '');
+  if (names.length === 0)
+    throw new Error(`${file} imports nothing from ${module}: update scripts/mutation.mjs`);
   const calls = new RegExp(`\\b(${names.join('|')})\\(`);
   const code = (line) => !/^\s*(\/\/|\/?\*)/.test(line);
-  const hits = lines.flatMap((line, index) => (code(line) && calls.test(line) ? [index + 1] : []));
+  const hits = source
+    .split('\n')
+    .flatMap((line, index) => (code(line) && calls.test(line) ? [index + 1] : []));
   if (hits.length === 0)
     throw new Error(`${file} calls none of ${names.join(', ')}: update scripts/mutation.mjs`);
   return `${file}:${hits[0]}-${hits.at(-1)}`;
@@ -56,8 +74,9 @@ const GROUPS = {
     mutate: [
       'src/core/request/retry-policy.ts',
       'src/core/request/idempotency.ts',
-      // The chunk keys of a bulk call: the derivation a re-run's safety rests on.
-      linesCalling('src/core/bulk/bulk-run.ts', ['stableJson', 'idempotencyKeyOfJson', 'chunkKey']),
+      // The chunk keys of a bulk call, the derivation a re-run's safety rests on: the lines of bulk-run that
+      // call what it imports from idempotency.ts (the derivation's own code is mutated there in full).
+      linesCallingImportsOf('src/core/bulk/bulk-run.ts', '../request/idempotency.js'),
     ],
     // The token grant and the bulk calls run the same retry loop and keys.
     tests: [
@@ -77,41 +96,57 @@ const names = firstOption === -1 ? args : args.slice(0, firstOption);
 const passThrough = firstOption === -1 ? [] : args.slice(firstOption);
 if (names.length === 0) {
   console.error(
-    `usage: npm run test:mutation -- <${Object.keys(GROUPS).join('|')}|src/…ts>… [stryker options]`,
+    `usage: npm run test:mutation -- <all|${Object.keys(GROUPS).join('|')}|src/…ts>… [stryker options]`,
   );
   process.exit(2);
 }
-const mutate = new Set();
-const tests = new Set();
-for (const name of names) {
-  const group = GROUPS[name];
-  if (group !== undefined) {
-    for (const m of group.mutate) mutate.add(m);
-    for (const t of group.tests) tests.add(t);
-    continue;
+
+// Stryker on the modules `names` name together, against their tests; its exit status (1 when the score is
+// under `thresholds.break`).
+function stryker(names) {
+  const mutate = new Set();
+  const tests = new Set();
+  for (const name of names) {
+    const group = GROUPS[name];
+    if (group !== undefined) {
+      for (const m of group.mutate) mutate.add(m);
+      for (const t of group.tests) tests.add(t);
+      continue;
+    }
+    const path = name.replace(/^\.\//, '');
+    if (!path.startsWith('src/') || !existsSync(path.replace(/:.*$/, ''))) {
+      console.error(`unknown module group or file: ${name} (groups: ${Object.keys(GROUPS).join(', ')})`);
+      process.exit(2);
+    }
+    mutate.add(path);
+    // A file of a group keeps the group's tests; any other, the test folder named like its src folder.
+    const owner = Object.values(GROUPS).find((g) =>
+      g.mutate.some((m) => m.replace(/:.*$/, '') === path.replace(/:.*$/, '')),
+    );
+    const folder = path.split('/')[1];
+    const own = folder?.endsWith('.ts') ? ['test/**/*.test.ts'] : [`test/${folder}/**/*.test.ts`];
+    for (const t of owner?.tests ?? own) tests.add(t);
   }
-  const path = name.replace(/^\.\//, '');
-  if (!path.startsWith('src/') || !existsSync(path.replace(/:.*$/, ''))) {
-    console.error(`unknown module group or file: ${name} (groups: ${Object.keys(GROUPS).join(', ')})`);
-    process.exit(2);
-  }
-  mutate.add(path);
-  // A file of a group keeps the group's tests; any other, the test folder named like its src folder.
-  const owner = Object.values(GROUPS).find((g) =>
-    g.mutate.some((m) => m.replace(/:.*$/, '') === path.replace(/:.*$/, '')),
+  const bin = fileURLToPath(new URL('../node_modules/@stryker-mutator/core/bin/stryker.js', import.meta.url));
+  // Names the reports and the incremental file: reports/mutation/<report>.html|json|incremental.json.
+  const report = names.map((n) => n.replace(/^src\//, '').replace(/[^\w.-]+/g, '_')).join('+');
+  const run = spawnSync(
+    process.execPath,
+    [bin, 'run', '--mutate', [...mutate].join(','), '--testFiles', [...tests].join(','), ...passThrough],
+    { stdio: 'inherit', env: { ...process.env, MUTATION_REPORT: report } },
   );
-  const folder = path.split('/')[1];
-  const own = folder?.endsWith('.ts') ? ['test/**/*.test.ts'] : [`test/${folder}/**/*.test.ts`];
-  for (const t of owner?.tests ?? own) tests.add(t);
+  return run.status ?? 1;
 }
 
-const stryker = fileURLToPath(
-  new URL('../node_modules/@stryker-mutator/core/bin/stryker.js', import.meta.url),
-);
-const report = names.map((n) => n.replace(/^src\//, '').replace(/[^\w.-]+/g, '_')).join('+');
-const run = spawnSync(
-  process.execPath,
-  [stryker, 'run', '--mutate', [...mutate].join(','), '--testFiles', [...tests].join(','), ...passThrough],
-  { stdio: 'inherit', env: { ...process.env, MUTATION_REPORT: report } },
-);
-process.exit(run.status ?? 1);
+// `all`: each group on its own, one after another (what .ci/run does, and `test:mutation:refresh` with
+// --force); every group runs, and the exit status says whether any failed.
+if (names.length === 1 && names[0] === 'all') {
+  const failed = Object.keys(GROUPS).filter((group) => {
+    console.log(`\n=== mutation group ${group} ===`);
+    return stryker([group]) !== 0;
+  });
+  if (failed.length > 0)
+    console.error(`mutation groups under the break threshold or failing: ${failed.join(', ')}`);
+  process.exit(failed.length === 0 ? 0 : 1);
+}
+process.exit(stryker(names));

@@ -74,11 +74,6 @@ export class TokenStoreCoordinator {
     this.#logger = options.logger;
   }
 
-  /** True while tokens come from the local chain because the store failed. */
-  get onLocalChain(): boolean {
-    return this.#local !== undefined;
-  }
-
   /** On the local chain, whether the next call should look at the store again. */
   probeDue(now: number): boolean {
     return this.#local !== undefined && now >= this.#probeAt;

@@ -5,6 +5,7 @@ import { importPrivateKey } from '../../src/auth/import-private-key.js';
 import { requesterTokenEndpoint } from '../../src/auth/requester-token-endpoint.js';
 import type { Signer } from '../../src/auth/signer.js';
 import { TokenManager } from '../../src/auth/token-manager.js';
+import type { TokenStore } from '../../src/auth/token-store.js';
 import type { Logger } from '../../src/core/logging/logger.js';
 import type { RequestOptions } from '../../src/core/request/request-options.js';
 import { Requester } from '../../src/core/request/requester.js';
@@ -33,6 +34,8 @@ export interface HarnessOptions {
   signer?: (privateKey: ReturnType<typeof generateKeyPairSync>['privateKey']) => Signer;
   algorithm?: 'EdDSA' | 'Ed25519';
   keyId?: string;
+  /** A shared token store for the token manager. */
+  store?: TokenStore;
 }
 
 /**
@@ -86,6 +89,7 @@ export async function startHarness(options: HarnessOptions = {}) {
       }
     },
     clock,
+    store: options.store,
     random: options.random ?? (() => 0.5),
     retry: { ...DEFAULT_RETRY, random: () => 0.5 },
     logger,
