@@ -163,7 +163,8 @@ export class RateLimiter {
   ): number | undefined {
     const now = this.#clock.now();
     if (this.#mode === 'probe') this.#probing = false;
-    if (read !== undefined) this.#probeTimer?.abort();
+    // abort() builds its default reason (a DOMException) even when already aborted: check first.
+    if (read !== undefined && this.#probeTimer?.signal.aborted === false) this.#probeTimer.abort();
     const limited = read?.status === 429;
     const hint =
       read === undefined || (read.status >= 500 && !limited) ? undefined : readRateLimit(read.headers, now);
