@@ -143,7 +143,7 @@ export class TokenManager implements Authenticator {
     const now = this.#clock.now();
     const token = this.#token;
     if (token === undefined || now >= token.blockAt) return undefined;
-    const due = now >= token.renewAt || this.#tokens.probeDue(now);
+    const due = now >= token.renewAt || now >= this.#tokens.probeAt;
     if (due && this.#inflight === undefined && now >= this.#backgroundNotBefore) {
       this.#renewInBackground();
     }

@@ -60,7 +60,11 @@ export class TokenStoreCoordinator {
   readonly #logger: Pick<Logger, 'info' | 'warn'> | undefined;
   /** The local chain while the store is unavailable. */
   #local: MemoryTokenStore | undefined;
-  #probeAt = Number.NEGATIVE_INFINITY;
+  /**
+   * On the local chain, when a call should look at the store again; `Infinity` on the shared chain. A field,
+   * not a method: the token manager reads it on every call's synchronous path.
+   */
+  probeAt = Number.POSITIVE_INFINITY;
 
   constructor(options: {
     store: TokenStore;
@@ -74,11 +78,6 @@ export class TokenStoreCoordinator {
     this.#logger = options.logger;
   }
 
-  /** On the local chain, whether the next call should look at the store again. */
-  probeDue(now: number): boolean {
-    return this.#local !== undefined && now >= this.#probeAt;
-  }
-
   /**
    * A usable token: another instance's newer one, or a new one obtained under the lease, or (while another
    * instance renews) the held one. Rejects with the API's error when the exchange fails, or with the store's
@@ -90,11 +89,12 @@ export class TokenStoreCoordinator {
 
   *#obtain(view: TokenView, grant: GrantTokens): Steps<ServedToken> {
     const local = this.#local;
-    if (local !== undefined && this.#clock.now() < this.#probeAt) return yield* this.#run(local, view, grant);
+    if (local !== undefined && this.#clock.now() < this.probeAt) return yield* this.#run(local, view, grant);
     try {
       const token = yield* this.#run(this.#store, view, grant);
       if (this.#local !== undefined) {
         this.#local = undefined;
+        this.probeAt = Number.POSITIVE_INFINITY;
         this.#logger?.info('Token store answers again; using the shared token chain');
       }
       return token;
@@ -107,7 +107,7 @@ export class TokenStoreCoordinator {
           error: errorName(error.cause),
         });
       }
-      this.#probeAt = this.#clock.now() + PROBE_INTERVAL_MS;
+      this.probeAt = this.#clock.now() + PROBE_INTERVAL_MS;
       if (error.obtained !== undefined) {
         // The write may have landed before it failed, so the pair's refresh token may be shared already:
         // keep only its access token here (the local chain's next renewal uses an assertion).

@@ -9,7 +9,7 @@ import type { Clock } from './clock.js';
 import { LOG_LEVELS, type Logger, type LogLevel } from './logging/logger.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import type { Authenticator } from './request/authenticator.js';
-import { HeadersSchema } from './request/build-request.js';
+import { HeadersSchema } from './request/request-options.js';
 import { RESPONSE_VALIDATION_MODES, type ResponseValidationMode } from './request/response-validation.js';
 import type { RetryConfig } from './request/retry-policy.js';
 import { isCleartextToNetwork } from './transport/loopback-host.js';

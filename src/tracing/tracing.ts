@@ -28,7 +28,7 @@ let loading: Promise<void> | undefined;
 const OTEL_API = '@opentelemetry/api';
 // The API's cross-copy registry on globalThis: it exists once anything registered a global provider, so
 // without it there is nothing to trace with and nothing is loaded.
-const OTEL_REGISTRY = Symbol.for('opentelemetry.js.api.1');
+export const OTEL_REGISTRY = Symbol.for('opentelemetry.js.api.1');
 
 function load(): Promise<void> {
   loading ??= import(/* webpackIgnore: true */ /* @vite-ignore */ OTEL_API).then(
@@ -48,6 +48,8 @@ function load(): Promise<void> {
  */
 export class Tracing {
   readonly #provider: TracerProviderLike | undefined;
+  /** A `tracerProvider` was given (else spans go to a global one, once registered). */
+  readonly provided: boolean;
   readonly #secrets: SecretRegistry | undefined;
   #tracer: OtelApi.Tracer | undefined;
   /** Inject `traceparent` (and the configured propagators' headers) into outgoing requests. */
@@ -59,6 +61,7 @@ export class Tracing {
     propagate?: boolean | undefined;
   }) {
     this.#provider = options.tracerProvider;
+    this.provided = options.tracerProvider !== undefined;
     this.#secrets = options.secrets;
     this.propagate = options.propagate === true;
   }
@@ -66,7 +69,7 @@ export class Tracing {
   /** A promise only while `@opentelemetry/api` has to be loaded (the first traced call); else `undefined`. */
   get loading(): Promise<void> | undefined {
     if (api !== undefined) return undefined;
-    if (this.#provider === undefined && !(OTEL_REGISTRY in globalThis)) return undefined;
+    if (!this.provided && !(OTEL_REGISTRY in globalThis)) return undefined;
     return load();
   }
 

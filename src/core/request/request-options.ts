@@ -1,3 +1,7 @@
+import { z } from 'zod';
+import { optionIssues } from '../check-options.js';
+import type { ValidationIssue } from '../errors/errors.js';
+
 /**
  * Per-call options accepted as the last argument of every SDK method.
  *
@@ -37,4 +41,38 @@ export interface IdempotentRequestOptions extends RequestOptions {
    * @default a random UUID, made once per call
    */
   idempotencyKey?: string;
+}
+
+// RFC 9110 token characters for a header name. A value may hold tabs, visible ASCII, spaces and obs-text
+// only (what undici accepts): a CR or LF would inject a header, and undici would refuse any control
+// character with an error that looked like a failed connection, retried.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** A header map (per-call `headers`, the client's `defaultHeaders`): each issue names its header. */
+export const HeadersSchema = z.record(
+  z.string().regex(HEADER_NAME, 'is not a valid header name'),
+  z.string().regex(HEADER_VALUE, 'must not contain line breaks, NUL or other control characters'),
+);
+
+const RequestOptionsSchema = z.object({
+  timeout: z.number().finite().positive('must be a positive number of milliseconds').optional(),
+  maxRetries: z.int().min(0, 'must be an integer >= 0').optional(),
+  signal: z.instanceof(AbortSignal, { message: 'must be an AbortSignal' }).optional(),
+  headers: HeadersSchema.optional(),
+  maxRateLimitWait: z.number().finite().min(0, 'must be a number of milliseconds >= 0').optional(),
+});
+
+/**
+ * A call's {@link RequestOptions} (a method's own extras left out), or issues naming every bad one, so that
+ * a plain-JS caller's wrong `signal` or header surfaces as `InputValidationError`.
+ */
+export function parseRequestOptions(options: unknown): {
+  data: RequestOptions | undefined;
+  issues: ValidationIssue[];
+} {
+  return optionIssues(RequestOptionsSchema, options, 'options') as {
+    data: RequestOptions | undefined;
+    issues: ValidationIssue[];
+  };
 }

@@ -1,7 +1,8 @@
 import { AbortError } from 'p-retry';
 import type { z } from 'zod';
 import { IdempotencyKey } from '../../schemas/request-params.js';
-import { recordWait } from '../../tracing/tracing.js';
+import { OTEL_REGISTRY, recordWait } from '../../tracing/tracing.js';
+import { VERSION } from '../../version.js';
 import { optionIssues } from '../check-options.js';
 import {
   InputValidationError,
@@ -12,19 +13,13 @@ import {
 import type { PreparedUpload } from '../uploads/upload-file.js';
 import { type FilePart, multipartOf, prepareFilePart } from '../uploads/upload-request.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import {
-  assertOneBody,
-  buildUrl,
-  checkRequestOptions,
-  contentTypeOf,
-  fillRoute,
-  mergeHeaders,
-  parseRequestOptions,
-  userAgent,
-} from './build-request.js';
 import { randomIdempotencyKey } from './idempotency.js';
 import { recordRetry, startOperationSpan, traceOperation } from './operation-span.js';
-import type { IdempotentRequestOptions, RequestOptions } from './request-options.js';
+import {
+  type IdempotentRequestOptions,
+  parseRequestOptions,
+  type RequestOptions,
+} from './request-options.js';
 import type { Operation, OperationResult, QueryParams, RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester-config.js';
 import { type RetryLoop, withRetries } from './retry-policy.js';
@@ -98,7 +93,7 @@ export class Requester {
 
   /** Sends one call built by hand (the token exchange, the doctor's probes), with its retries. */
   request<Body, T = Body>(spec: RequestSpec<T, Body>): APIPromise<T> {
-    return new APIPromise(this.#run(spec, false));
+    return new APIPromise(this.#run(spec));
   }
 
   /**
@@ -115,7 +110,7 @@ export class Requester {
       const checked = this.check(operation, input, options, upload);
       const result = upload
         ? this.#upload(operation, checked, input.file)
-        : this.#run(this.#spec(operation, checked), true);
+        : this.#run(this.#spec(operation, checked));
       return new APIPromise(result as Promise<WithResponse<OperationResult<O>>>);
     } catch (error) {
       return new APIPromise(Promise.reject(error));
@@ -160,8 +155,9 @@ export class Requester {
       const key = IdempotencyKey.safeParse(given ?? idempotencyKey);
       if (!key.success) issues.push({ path: 'idempotencyKey', message: key.error.issues[0]?.message ?? '' });
     }
-    const requestOptions = parseRequestOptions(options);
-    issues.push(...requestOptions.issues);
+    // `null`/`undefined`: no options.
+    const requestOptions = options == null ? undefined : parseRequestOptions(options);
+    if (requestOptions !== undefined) issues.push(...requestOptions.issues);
     if (issues.length > 0 && !upload) throw new InputValidationError(subjectOf(operation), issues);
     return {
       path: params === undefined ? operation.route : fillRoute(operation.route, params),
@@ -169,7 +165,7 @@ export class Requester {
       body,
       jsonText: input.jsonText,
       idempotencyKey,
-      options: requestOptions.data,
+      options: requestOptions?.data,
       extras: extras?.data,
       issues,
     };
@@ -223,28 +219,29 @@ export class Requester {
     try {
       if (issues.length > 0 || prepared === undefined)
         throw new InputValidationError(subjectOf(operation), issues);
-      return (await this.#run(this.#spec(operation, checked, prepared), true)) as WithResponse<T>;
+      return (await this.#run(this.#spec(operation, checked, prepared))) as WithResponse<T>;
     } finally {
       await prepared?.dispose();
     }
   }
 
-  async #run<T, Body>(spec: RequestSpec<T, Body>, checked: boolean): Promise<WithResponse<T>> {
+  async #run<T, Body>(spec: RequestSpec<T, Body>): Promise<WithResponse<T>> {
     const { config } = this;
     const options = spec.options ?? {};
-    if (!checked) {
-      checkRequestOptions(spec);
-      assertOneBody(spec);
-    }
     const signal = options.signal;
     if (signal?.aborted) throw userAbortError(spec, signal);
 
     const headers = mergeHeaders(
       this.#baseHeaders,
-      contentTypeOf(spec),
+      spec.json !== undefined
+        ? { 'content-type': 'application/json' }
+        : spec.form !== undefined
+          ? { 'content-type': 'application/x-www-form-urlencoded' }
+          : undefined,
       spec.idempotencyKey === undefined ? undefined : { 'idempotency-key': spec.idempotencyKey },
       options.headers,
     );
+    // A multipart body's content type carries its boundary: the transport sets it.
     if (spec.multipart !== undefined) delete headers['content-type'];
     const auth = spec.auth ?? 'bearer';
     if (auth === 'bearer' && config.authenticator === undefined && headers['authorization'] === undefined) {
@@ -313,10 +310,11 @@ export class Requester {
       // A POST is repeated only with an idempotency key (or when repeating it is harmless).
       repeatable: spec.method !== 'POST' || idempotencyKey !== undefined || spec.retryPost === true,
     };
-    // Tracing off (no @opentelemetry/api, no provider) costs these checks and nothing else.
+    // Tracing off (no provider given, none registered globally) costs this check and nothing else.
     const { tracing } = config;
-    if (tracing?.loading !== undefined) await tracing.loading;
-    const span = tracing?.enabled ? startOperationSpan(tracing, config.baseUrl, state) : undefined;
+    const traced = tracing !== undefined && (tracing.provided || OTEL_REGISTRY in globalThis);
+    if (traced && tracing.loading !== undefined) await tracing.loading;
+    const span = traced && tracing.enabled ? startOperationSpan(tracing, config.baseUrl, state) : undefined;
     if (span === undefined) return withRetries(attempt, loop);
     if (tracing?.propagate) span.inject(headers);
     loop.onRetry = (notice) => recordRetry(span, notice);
@@ -351,4 +349,43 @@ function subjectOf(operation: Operation): string {
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * `baseUrl` joined with `path` and the query. A base path is kept: `https://host/prefix` + `/v1/x` gives
+ * `https://host/prefix/v1/x`.
+ */
+function buildUrl(baseUrl: URL, path: string, query: QueryParams | undefined): URL {
+  const prefix = `${baseUrl.origin}${baseUrl.pathname.replace(/\/+$/, '')}`;
+  const url = new URL(`${prefix}${path.startsWith('/') ? path : `/${path}`}`);
+  if (query === undefined) return url;
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) url.searchParams.append(name, String(value));
+  }
+  return url;
+}
+
+/** `partner-equity-sdk/<version> node/<version>`. */
+function userAgent(): string {
+  const proc = (globalThis as { process?: { version?: string } }).process;
+  return `partner-equity-sdk/${VERSION} node/${proc?.version ?? 'unknown'}`;
+}
+
+/** Lower-cases header names; later sources win. */
+function mergeHeaders(...sources: (Readonly<Record<string, string>> | undefined)[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const source of sources) {
+    if (source === undefined) continue;
+    for (const name of Object.keys(source)) out[name.toLowerCase()] = source[name] as string;
+  }
+  return out;
+}
+
+/** `route` with every `{spv_slug}` replaced by `params.spvSlug`, percent-encoded. */
+function fillRoute(route: string, params: Readonly<Record<string, string>> = {}): string {
+  return route.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase())];
+    if (value === undefined) throw new TypeError(`${route}: no value for {${name}}`);
+    return encodeURIComponent(value);
+  });
 }

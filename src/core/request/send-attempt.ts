@@ -25,8 +25,8 @@ import {
 import type { SecretRegistry } from '../logging/secret-registry.js';
 import { type RateLimiter, WaitExceeded } from '../rate-limit/rate-limiter.js';
 import { type ResponseHeaders, readText, type TransportRequest } from '../transport/transport.js';
+import type { MultipartBody } from '../uploads/multipart-body.js';
 import type { WithResponse } from './api-promise.js';
-import { encodeBody } from './build-request.js';
 import type { RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester-config.js';
 import type { ResponseValidation } from './response-validation.js';
@@ -126,6 +126,13 @@ export async function sendAttempt(
       });
     }
   }
+}
+
+// The body of one attempt: multipart bodies are rebuilt every time (a stream cannot be sent twice).
+function encodeBody(spec: RequestSpec<unknown>): string | MultipartBody | undefined {
+  if (spec.json !== undefined) return spec.jsonText ?? JSON.stringify(spec.json);
+  if (spec.form !== undefined) return new URLSearchParams(spec.form).toString();
+  return spec.multipart?.();
 }
 
 function contextOf(state: CallState): RequestContext {
