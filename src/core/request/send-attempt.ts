@@ -388,19 +388,25 @@ async function paced(
   const repeatable =
     state.spec.method !== 'POST' || state.idempotencyKey !== undefined || state.spec.retryPost === true;
   for (;;) {
-    const started = clock.now();
-    await limiter.turn(maxWait - waited, options?.signal)?.catch((error: unknown) => {
-      throw error instanceof WaitExceeded
-        ? new AbortError(gaveUp(config, state, undefined, waited + error.waitedMs))
-        : error;
-    });
-    const ms = clock.now() - started;
-    waited += ms;
-    if (ms > 0) recordWait(reason, ms);
-    const read = await send().catch((error: unknown) => {
+    const turn = limiter.turn(maxWait - waited, options?.signal);
+    if (turn !== undefined) {
+      const started = clock.now();
+      await turn.catch((error: unknown) => {
+        throw error instanceof WaitExceeded
+          ? new AbortError(gaveUp(config, state, undefined, waited + error.waitedMs))
+          : error;
+      });
+      const ms = clock.now() - started;
+      waited += ms;
+      if (ms > 0) recordWait(reason, ms);
+    }
+    let read: ReadResponse;
+    try {
+      read = await send();
+    } catch (error) {
       limiter.observe(undefined);
       throw error;
-    });
+    }
     const retryIn = limiter.observe(read, maxWait - waited);
     // A POST without an idempotency key is never sent twice, 429 or not.
     if (retryIn === undefined || !repeatable) return read;

@@ -119,7 +119,8 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
 
 // The decoders of a `content-encoding`, last coding first; none for an unknown coding (bytes as sent, as fetch).
 function decodersOf(encoding: string | string[] | undefined): Transform[] {
-  const codings = [encoding ?? []]
+  if (encoding === undefined) return [];
+  const codings = [encoding]
     .flat()
     .flatMap((value) => value.toLowerCase().split(','))
     .map((coding) => coding.trim())
