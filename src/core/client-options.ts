@@ -202,7 +202,7 @@ const optionsSchema = z
       'warn',
       'error',
     ).optional(),
-    logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
+    logLevel: z.enum(LOG_LEVELS).optional(),
     defaultHeaders: HeadersSchema.optional(),
     allowInsecureHttp: z.boolean().optional(),
     logPersonalData: z.boolean().optional(),
