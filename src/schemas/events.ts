@@ -63,7 +63,6 @@ export const SpvRequestEventData = z.looseObject({
     }),
   ),
 });
-export type SpvRequestEventData = z.infer<typeof SpvRequestEventData>;
 
 // Spec rule 1: present when the subscription carried a partner investor id, omitted otherwise.
 const uploadFields = {
@@ -77,7 +76,6 @@ const uploadFields = {
 
 /** `data` of `signed_subscription_form.uploaded`: guessed to be the upload result plus the partner's ids. */
 export const SignedFormUploadedData = z.looseObject({ ...uploadFields, subscriptionFormUrl: text() });
-export type SignedFormUploadedData = z.infer<typeof SignedFormUploadedData>;
 
 /** `data` of `funding_receipt.uploaded`: guessed to be the upload result plus the partner's ids. */
 export const FundingReceiptUploadedData = z.looseObject({
@@ -87,7 +85,6 @@ export const FundingReceiptUploadedData = z.looseObject({
   currency: text(),
   wireReference: text(),
 });
-export type FundingReceiptUploadedData = z.infer<typeof FundingReceiptUploadedData>;
 
 /** `data` of `subscription.completed`. */
 export const SubscriptionCompletedData = z.looseObject({
@@ -99,7 +96,6 @@ export const SubscriptionCompletedData = z.looseObject({
   partnerInvestorId: text(),
   partnerSubscriptionId: text(),
 });
-export type SubscriptionCompletedData = z.infer<typeof SubscriptionCompletedData>;
 
 function envelope<const T extends WebhookEventType, D extends z.ZodType>(type: T, data: D) {
   return z.looseObject({ type: z.literal(type), timestamp: text(), data });
@@ -130,4 +126,3 @@ export const KnownWebhookEvent = z.discriminatedUnion('type', [
   FundingReceiptUploadedEvent,
   SubscriptionCompletedEvent,
 ]);
-export type KnownWebhookEvent = z.infer<typeof KnownWebhookEvent>;
