@@ -158,11 +158,8 @@ const withMethods = <T>(message: string, ...names: string[]) =>
 const httpUrl = (what: string) =>
   z.string().refine(
     (value) => {
-      if (!URL.canParse(value)) return false;
-      const url = new URL(value);
-      return (
-        (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === ''
-      );
+      const url = URL.parse(value);
+      return url !== null && /^https?:$/.test(url.protocol) && url.username === '' && url.password === '';
     },
     { message: `must be an absolute http(s) URL (${what})` },
   );
@@ -202,7 +199,7 @@ const optionsSchema = z
       'warn',
       'error',
     ).optional(),
-    logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).optional(),
+    logLevel: z.enum(LOG_LEVELS).optional(),
     defaultHeaders: HeadersSchema.optional(),
     allowInsecureHttp: z.boolean().optional(),
     logPersonalData: z.boolean().optional(),

@@ -14,10 +14,7 @@ export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(signal.reason);
-        return;
-      }
+      signal?.throwIfAborted(); // rejects the promise with the signal's reason
       const onAbort = () => {
         clearTimeout(timer);
         reject(signal?.reason);

@@ -60,12 +60,8 @@ export function contractVersionsOf(body: unknown): ContractVersions {
   const versions = entries.map(versionOf);
   if (versions.includes(undefined)) return unrecognized(body, { latest: undefined });
   const listed = versions as ContractVersionInfo[];
-  const highest = listed
-    .map((entry) => entry.version)
-    .reduce<string | undefined>(
-      (max, v) => (max === undefined || compareVersions(v, max) > 0 ? v : max),
-      undefined,
-    );
+  // Highest first; a stable sort keeps the first listed of versions that compare equal (`v1`, `v01`).
+  const highest = listed.map((entry) => entry.version).sort((a, b) => compareVersions(b, a))[0];
   return { latest: latest ?? highest, versions: listed };
 }
 

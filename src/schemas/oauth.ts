@@ -15,7 +15,6 @@ export const TokenResponse = z.looseObject({
   expiresIn: nullish(z.number().positive()),
   refreshExpiresIn: nullish(z.number().positive()),
 });
-export type TokenResponse = z.infer<typeof TokenResponse>;
 
 /**
  * `GET /v1/oauth2/info` — metadata about the presented access token. The spec names the content (client

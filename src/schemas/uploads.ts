@@ -15,7 +15,6 @@ export const FundingReceiptFields = z.strictObject({
   currency: CurrencyCode,
   wireReference: z.string().trim().min(1, 'Required: the wire transfer reference'),
 });
-export type FundingReceiptFields = z.infer<typeof FundingReceiptFields>;
 
 /** `POST /v1/spvs/{spv_slug}/subscription/{person_id}/forms` 201 response. */
 export const SignedFormUploadResult = z.looseObject({

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KnownWebhookEvent } from '../../src/schemas/events.js';
 import { type FakePartnerEquity, WEBHOOK_RETRY_DELAYS_MS } from '../../src/testing/index.js';
+import { KnownWebhookEvent } from '../helpers/webhook-event-schemas.js';
 import { approvedSpv, files, startFake, startReceiver, uploadForm } from './helpers.js';
 
 let fake: FakePartnerEquity;

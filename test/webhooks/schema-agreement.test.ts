@@ -1,16 +1,8 @@
-// The shared zod schemas (src/schemas/events.ts) and the verifier's dependency-free types
+// The tests' zod schemas (test/helpers/webhook-event-schemas.ts) and the verifier's dependency-free types
 // (src/webhooks/events.ts) describe the same guessed payloads; these tests keep the two from drifting apart.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
-import {
-  type FundingReceiptUploadedEvent,
-  KnownWebhookEvent,
-  type SignedSubscriptionFormUploadedEvent,
-  type SpvRequestCompletedEvent,
-  type SpvRequestCreatedEvent,
-  type SubscriptionCompletedEvent,
-  WEBHOOK_EVENT_TYPES,
-} from '../../src/schemas/events.js';
+import { WEBHOOK_EVENT_TYPES } from '../../src/schemas/events.js';
 import type {
   FundingReceiptUploadedData,
   KnownWebhookEventType,
@@ -20,6 +12,14 @@ import type {
   SubscriptionCompletedData,
 } from '../../src/webhooks/index.js';
 import { Webhook } from '../../src/webhooks/index.node.js';
+import {
+  type FundingReceiptUploadedEvent,
+  KnownWebhookEvent,
+  type SignedSubscriptionFormUploadedEvent,
+  type SpvRequestCompletedEvent,
+  type SpvRequestCreatedEvent,
+  type SubscriptionCompletedEvent,
+} from '../helpers/webhook-event-schemas.js';
 import { completedEvent, delivery, NOW_MS, SECRET } from './fixtures.js';
 
 const created = {

@@ -131,10 +131,8 @@ class BulkRun<Input, Result> {
         }
         if (rows.length === 0) break;
         const entry = { sending: this.#send(this.#check(index, rows)), settled: false };
-        entry.sending.then(
-          () => (entry.settled = true),
-          () => (entry.settled = true),
-        );
+        const settle = () => (entry.settled = true);
+        entry.sending.then(settle, settle);
         window.push(entry);
         for (;;) {
           while (window[0]?.settled === true)
@@ -171,14 +169,7 @@ class BulkRun<Input, Result> {
   #check(index: number, rows: Input[]): Slot<Input, Result> {
     const start = this.counts.read;
     this.counts.read += rows.length;
-    const slot: Slot<Input, Result> = {
-      index,
-      rows,
-      inputs: new Array(rows.length),
-      json: new Array(rows.length),
-      results: new Array(rows.length),
-      reports: [],
-    };
+    const slot: Slot<Input, Result> = { index, rows, inputs: [], json: [], results: [], reports: [] };
     rows.forEach((row, i) => {
       const checked = this.#checked?.[start + i] ?? this.#spec.check(row, start + i);
       if ('result' in checked) slot.results[i] = checked.result;
@@ -197,13 +188,12 @@ class BulkRun<Input, Result> {
     }
     const { report } = this.#piece(slot, positions, '');
     slot.reports.push(report);
-    const stopper = this.#stopper;
     this.#fail(slot, positions, {
       code: 'not_sent',
       message:
-        stopper === undefined
+        this.#stopper === undefined
           ? 'Not sent: another row of this chunk was refused and the API takes a request whole; fix it and send this row again'
-          : `Not sent: chunk ${stopper.index} failed with ${stopper.error?.code ?? 'an error'}; send this row again`,
+          : `Not sent: chunk ${this.#stopper.index} failed with ${this.#stopper.error?.code ?? 'an error'}; send this row again`,
       retryable: true,
     });
     return slot;
@@ -249,7 +239,7 @@ class BulkRun<Input, Result> {
       if (response.replayed) this.#answers.replayed += 1;
       slot.last = response;
       if (part !== '') this.#fitted(report);
-      const paired = pairResults(spec, rows, data);
+      const paired = this.#pair(rows, data);
       for (const [i, position] of positions.entries()) slot.results[position] = paired[i];
       const missing = positions.filter((position) => slot.results[position] === undefined);
       const message = 'The API returned no result for this row';
@@ -347,16 +337,12 @@ class BulkRun<Input, Result> {
       replayed: count > 0 && replayed === count,
     };
   }
-}
 
-// Results by row: by key when every row and result has one, else by position when the counts agree.
-function pairResults<Input, Result>(
-  spec: Pick<BulkRunSpec<Input, Result>, 'keyOf' | 'resultKeyOf'>,
-  rows: readonly Input[],
-  data: readonly Result[],
-): (Result | undefined)[] {
-  const byKey = new Map(data.map((result) => [spec.resultKeyOf(result), result]));
-  const keys = rows.map((row) => spec.keyOf(row));
-  if (!byKey.has(undefined) && !keys.includes(undefined)) return keys.map((key) => byKey.get(key));
-  return data.length === rows.length ? [...data] : [];
+  // Results by row: by key when every row and result has one, else by position when the counts agree.
+  #pair(rows: readonly Input[], data: readonly Result[]): (Result | undefined)[] {
+    const byKey = new Map(data.map((result) => [this.#spec.resultKeyOf(result), result]));
+    const keys = rows.map((row) => this.#spec.keyOf(row));
+    if (!byKey.has(undefined) && !keys.includes(undefined)) return keys.map((key) => byKey.get(key));
+    return data.length === rows.length ? [...data] : [];
+  }
 }

@@ -164,13 +164,6 @@ const byStatus: Record<number, [APIErrorClass, StatusErrorCode]> = {
   429: [RateLimitError, 'rate_limited'],
 };
 
-interface Envelope {
-  code: string | undefined;
-  detail: string | undefined;
-  errorId: string | undefined;
-  validationErrors: ValidationErrorItem[];
-}
-
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const optionalString = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -184,9 +177,10 @@ function readIssues(body: unknown): UnprocessableEntityIssue[] {
   }));
 }
 
-function readEnvelope(body: unknown): Envelope {
-  if (!isRecord(body))
-    return { code: undefined, detail: undefined, errorId: undefined, validationErrors: [] };
+type Envelope = ReturnType<typeof readEnvelope>;
+
+function readEnvelope(json: unknown) {
+  const body = isRecord(json) ? json : {};
   const issues = readIssues(body);
   const validationErrors = Array.isArray(body['validationErrors'])
     ? body['validationErrors'].filter(isRecord).map((item) => ({

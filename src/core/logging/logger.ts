@@ -23,20 +23,25 @@ export interface Logger {
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 
 /** The levels, quietest last. */
-export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'off'];
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'off'] as const satisfies readonly LogLevel[];
 
 /** The environment variable that sets the level when the `logLevel` option is absent. */
 export const LOG_LEVEL_ENV = 'PARTNER_EQUITY_LOG';
 
-function isLogLevel(value: unknown): value is LogLevel {
-  return typeof value === 'string' && (LOG_LEVELS as readonly string[]).includes(value);
-}
-
 /** The effective level: the `logLevel` option, else `PARTNER_EQUITY_LOG` if it names one, else `warn`. */
 export function resolveLogLevel(option: LogLevel | undefined, env = readEnv(LOG_LEVEL_ENV)): LogLevel {
-  if (option !== undefined) return option;
+  return optionOrEnv(option, env, LOG_LEVELS, 'warn');
+}
+
+/** `option`, else `env` (a variable's value) when it names one of `choices`, else `fallback`. */
+export function optionOrEnv<T extends string>(
+  option: T | undefined,
+  env: string | undefined,
+  choices: readonly T[],
+  fallback: T,
+): T {
   const fromEnv = env?.trim().toLowerCase();
-  return isLogLevel(fromEnv) ? fromEnv : 'warn';
+  return option ?? choices.find((choice) => choice === fromEnv) ?? fallback;
 }
 
 /** An environment variable, or `undefined` where the runtime has no `process.env`. */

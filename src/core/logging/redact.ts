@@ -166,16 +166,14 @@ function redactString(text: string, options: RedactOptions): string {
     }
   }
   if (/^[\w.~%+-]+=[^&\s]*(&[\w.~%+-]+=[^&\s]*)*$/.test(trimmed)) {
-    const params = new URLSearchParams(trimmed);
-    const parts: string[] = [];
-    for (const [key, item] of params) {
+    const parts = [...new URLSearchParams(trimmed)].map(([key, item]) => {
       const shown = isSecretKey(key)
         ? REDACTED
         : options.maskPersonalData === true && isPersonalDataKey(key)
           ? MASKED
           : encodeURIComponent(redactLeaf(item, options));
-      parts.push(`${encodeURIComponent(key)}=${shown}`);
-    }
+      return `${encodeURIComponent(key)}=${shown}`;
+    });
     return parts.join('&');
   }
   return redactLeaf(text, options);

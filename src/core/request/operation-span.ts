@@ -27,16 +27,15 @@ export function keyHash(key: string): string {
 
 /** One event per retry (its number, the wait before it and why), and one `wait` event with the wait's reason. */
 export function recordRetry(span: SdkSpan, notice: RetryNotice): void {
-  const status = (notice.error as { status?: unknown }).status;
+  const { status, retryAfterMs } = notice.error as { status?: unknown; retryAfterMs?: unknown };
   span.event('retry', {
     'http.request.resend_count': notice.retry,
     'partner_equity.retry.delay_ms': notice.delayMs,
     'partner_equity.retry.reason': errorType(notice.error),
     'http.response.status_code': typeof status === 'number' ? status : undefined,
   });
-  const retryAfter = (notice.error as { retryAfterMs?: unknown }).retryAfterMs;
   span.event('wait', {
-    'partner_equity.wait.reason': retryAfter === undefined ? 'backoff' : 'retry_after',
+    'partner_equity.wait.reason': retryAfterMs === undefined ? 'backoff' : 'retry_after',
     'partner_equity.wait.duration_ms': notice.delayMs,
   });
 }
@@ -57,11 +56,7 @@ export async function traceOperation<T>(
     });
     return result;
   } catch (error) {
-    const { status, requestId, errorId } = error as {
-      status?: unknown;
-      requestId?: unknown;
-      errorId?: unknown;
-    };
+    const { status, requestId, errorId } = error as Record<string, unknown>;
     span.set({
       'http.response.status_code': typeof status === 'number' ? status : undefined,
       'partner_equity.request_id': typeof requestId === 'string' ? requestId : undefined,

@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '../errors/errors.js';
-import { type Logger, readEnv } from '../logging/logger.js';
+import { type Logger, optionOrEnv, readEnv } from '../logging/logger.js';
 
 /**
  * What the SDK does with a 2xx body that breaks a field the spec states (missing, `null` where a value is
@@ -17,25 +17,15 @@ export type ResponseValidationMode = 'strict' | 'warn' | 'off';
 /** The modes, for option checks. */
 export const RESPONSE_VALIDATION_MODES = ['strict', 'warn', 'off'] as const;
 
-/** The mode a client has unless told otherwise. */
-export const DEFAULT_RESPONSE_VALIDATION: ResponseValidationMode = 'warn';
-
-/** The environment variable that sets the mode when the `responseValidation` option is absent. */
-export const RESPONSE_VALIDATION_ENV = 'PARTNER_EQUITY_RESPONSE_VALIDATION';
-
 /**
  * The effective mode: the option, else `PARTNER_EQUITY_RESPONSE_VALIDATION` (ignored unless it names a
  * mode; e.g. `strict` in a test run), else `'warn'`.
  */
 export function resolveResponseValidation(
   option: ResponseValidationMode | undefined,
-  env = readEnv(RESPONSE_VALIDATION_ENV),
+  env = readEnv('PARTNER_EQUITY_RESPONSE_VALIDATION'),
 ): ResponseValidationMode {
-  if (option !== undefined) return option;
-  const fromEnv = env?.trim().toLowerCase();
-  return (RESPONSE_VALIDATION_MODES as readonly string[]).includes(fromEnv ?? '')
-    ? (fromEnv as ResponseValidationMode)
-    : DEFAULT_RESPONSE_VALIDATION;
+  return optionOrEnv(option, env, RESPONSE_VALIDATION_MODES, 'warn');
 }
 
 /** How one client reacts to bodies that break the spec; shared by the client's derived clients. */

@@ -24,15 +24,10 @@ const encoder = new TextEncoder();
 
 // The escaping and line-break rules of the WHATWG multipart/form-data encoder (the one `fetch` uses), so the
 // bytes match what `new Response(formData)` sent before.
-const escapeName = (text: string) =>
-  text
-    .replace(/\r?\n|\r/g, '\r\n')
-    .replace(/\n/g, '%0A')
-    .replace(/\r/g, '%0D')
-    .replace(/"/g, '%22');
+const normalizeLineBreaks = (text: string) => text.replace(/\r?\n|\r/g, '\r\n');
 const escapeFilename = (text: string) =>
   text.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22');
-const normalizeLineBreaks = (text: string) => text.replace(/\r?\n|\r/g, '\r\n');
+const escapeName = (text: string) => escapeFilename(normalizeLineBreaks(text));
 
 /**
  * A `multipart/form-data` body of text fields then one file part streamed from disk (or its `Blob`), with

@@ -30,8 +30,6 @@ export interface PreparedUpload {
   /** The file on disk the blob reads (the caller's path or the spool file), streamed from there when sent. */
   path?: string | undefined;
   filename: string;
-  contentType: string;
-  size: number;
   /** Deletes a temporary spool file, if one was made. */
   dispose(): Promise<void>;
 }
@@ -42,8 +40,6 @@ const extensions: Record<string, string> = {
   'image/png': 'png',
   'image/webp': 'webp',
 };
-
-const nothing = async (): Promise<void> => undefined;
 
 /**
  * Checks a file's size and first bytes, and returns it as a `Blob` of the sniffed (or allowed declared)
@@ -57,7 +53,7 @@ export async function prepareUpload(source: FileSource, rules: UploadRules): Pro
       const contentType = decideType(await readHead(source.path), rules);
       const blob = await openAsBlob(source.path, { type: contentType });
       checkSize(blob.size, rules.maxBytes); // the file may have changed since it was measured
-      return { ...done(blob, rules, contentType, basename(source.path), nothing), path: source.path };
+      return done(blob, rules, contentType, basename(source.path), source.path);
     }
     case 'blob': {
       checkSize(source.blob.size, rules.maxBytes);
@@ -65,13 +61,13 @@ export async function prepareUpload(source: FileSource, rules: UploadRules): Pro
       const contentType = decideType(head, rules);
       // `slice` re-types without copying (and keeps a disk-backed blob lazy).
       const blob = source.blob.slice(0, source.blob.size, contentType);
-      return done(blob, rules, contentType, source.name, nothing);
+      return done(blob, rules, contentType, source.name);
     }
     case 'bytes': {
       checkSize(source.bytes.byteLength, rules.maxBytes);
       const contentType = decideType(source.bytes.subarray(0, SNIFF_BYTES), rules);
       const blob = new Blob([source.bytes as Uint8Array<ArrayBuffer>], { type: contentType });
-      return done(blob, rules, contentType, undefined, nothing);
+      return done(blob, rules, contentType, undefined);
     }
     case 'stream': {
       let contentType = '';
@@ -85,7 +81,7 @@ export async function prepareUpload(source: FileSource, rules: UploadRules): Pro
       try {
         checkSize(spooled.size, rules.maxBytes);
         const blob = await openAsBlob(spooled.path, { type: contentType });
-        return { ...done(blob, rules, contentType, undefined, spooled.dispose), path: spooled.path };
+        return done(blob, rules, contentType, undefined, spooled.path, spooled.dispose);
       } catch (error) {
         await spooled.dispose();
         throw error;
@@ -99,10 +95,11 @@ function done(
   rules: UploadRules,
   contentType: string,
   ownName: string | undefined,
-  dispose: () => Promise<void>,
+  path?: string,
+  dispose = async (): Promise<void> => undefined,
 ): PreparedUpload {
   const filename = rules.filename ?? ownName ?? `${rules.defaultName}.${extensions[contentType] ?? 'bin'}`;
-  return { blob, filename, contentType, size: blob.size, dispose };
+  return { blob, path, filename, dispose };
 }
 
 function checkSize(size: number, maxBytes: number): void {

@@ -1,6 +1,6 @@
 import { MAX_UPLOAD_BYTES } from '../../schemas/uploads.js';
 import type { ValidationIssue } from '../errors/errors.js';
-import { type FileSource, FileSourceError, toFileSource } from './file-source.js';
+import { FileSourceError, toFileSource } from './file-source.js';
 import { MultipartBody } from './multipart-body.js';
 import type { PreparedUpload, UploadRules } from './upload-file.js';
 
@@ -21,7 +21,7 @@ export async function prepareFilePart(
   signal: AbortSignal | undefined,
 ): Promise<{ prepared: PreparedUpload } | { issue: ValidationIssue }> {
   try {
-    const source: FileSource = toFileSource(part.file);
+    const source = toFileSource(part.file);
     const { prepareUpload } = await import('./upload-file.js');
     const maxBytes = part.rules.maxBytes ?? MAX_UPLOAD_BYTES;
     return { prepared: await prepareUpload(source, { ...part.rules, maxBytes, signal }) };
@@ -36,12 +36,5 @@ export async function prepareFilePart(
  * memory. Built afresh per attempt (a fresh boundary; the file re-read from its start).
  */
 export function multipartOf(fields: Record<string, string>, file: PreparedUpload): () => MultipartBody {
-  return () =>
-    new MultipartBody(fields, {
-      name: 'file',
-      filename: file.filename,
-      contentType: file.blob.type,
-      blob: file.blob,
-      path: file.path,
-    });
+  return () => new MultipartBody(fields, { ...file, name: 'file', contentType: file.blob.type });
 }
