@@ -9,6 +9,7 @@ import {
   InternalServerError,
   PermissionDeniedError,
   ResponseValidationError,
+  UnprocessableEntityError,
 } from '../../src/core/errors/errors.js';
 import { ManualClock } from '../../src/testing/index.js';
 import { memoryLogger } from '../helpers/memory-logger.js';
@@ -83,6 +84,28 @@ describe('secrets a server quotes back stay out of errors and logs', () => {
     );
     expect((error as BadRequestError).code).toBe('invalid_grant');
     expect((error as BadRequestError).body).toMatchObject({ input: '[REDACTED]' });
+  });
+
+  it("a 422 quoting the assertion in an issue's msg: the issues are redacted too", async () => {
+    const seen = quotingTokenServer(server(), {
+      '/v1/oauth2/tokens': [
+        ({ form }) => ({
+          status: 422,
+          body: {
+            detail: [{ loc: ['body', 'assertion'], msg: `not ${form.get('assertion')}`, type: 'value_error' }],
+          },
+        }),
+      ],
+    });
+    const error = await client()
+      .oauth.info()
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UnprocessableEntityError);
+    expect(leaksOf(error, seen.all())).toEqual([]);
+    // The issues are built from the redacted body, not from what the server sent.
+    expect((error as UnprocessableEntityError).issues).toEqual([
+      { loc: ['body', 'assertion'], msg: 'not [REDACTED]', type: 'value_error' },
+    ]);
   });
 
   it('a 401 quoting the access token, a refresh refusal quoting the refresh token, a second 401', async () => {

@@ -146,7 +146,8 @@ export class UnprocessableEntityError extends APIError {
 
   constructor(init: APIErrorInit) {
     super(init);
-    this.issues = readIssues(init.body);
+    // From the redacted body: a `msg` may quote a token the client sent.
+    this.issues = readIssues(this.body);
   }
 }
 
