@@ -215,16 +215,4 @@ describe('POST and idempotency keys', () => {
     expect(sent.map((r) => r.headers['idempotency-key'])).toEqual(['idem-123', 'idem-123', 'idem-123']);
     expect(new Set(sent.map((r) => r.text))).toEqual(new Set(['{"templateId":"t1"}']));
   });
-
-  it('retries a POST marked retryPost (a JWT-bearer token grant)', async () => {
-    server().reply(unavailable, { status: 201, body: { ok: true } });
-    await testRequester(server().url).request({
-      method: 'POST',
-      path: '/v1/oauth2/tokens',
-      form: { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: 'x' },
-      retryPost: true,
-      response: Ok,
-    });
-    expect(server().requests).toHaveLength(2);
-  });
 });

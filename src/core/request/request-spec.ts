@@ -82,8 +82,6 @@ export interface RequestSpec<T, Body = T> {
   multipart?: (() => MultipartBody) | undefined;
   /** Sent as `Idempotency-Key` on every attempt; makes a POST retryable. */
   idempotencyKey?: string | undefined;
-  /** Retry this POST even without an idempotency key (safe to repeat, like a JWT-bearer token grant). */
-  retryPost?: boolean | undefined;
   response: z.ZodType<Body>;
   /** The call's value from the body (which may not match `response` in `warn` and `off` modes). */
   select?(body: Body): T;

@@ -28,7 +28,7 @@ import {
   pacedSend,
   parseSuccess,
   type ReadResponse,
-  type ResponseContext,
+  responseContext,
   sendAttempt,
   toAPIError,
 } from './send-attempt.js';
@@ -264,6 +264,7 @@ export class Requester {
       startedAt,
       deadlineAt: config.deadline === undefined ? undefined : startedAt + config.deadline,
       timeout: options.timeout ?? config.timeout,
+      repeatable: spec.method !== 'POST' || idempotencyKey !== undefined,
     };
     const authenticator = auth === 'none' ? undefined : config.authenticator;
     const mode = spec.validation ?? config.validation.mode;
@@ -283,15 +284,7 @@ export class Requester {
         let read = await pacedSend(config, state, () => sendAttempt(config, state, token));
         if (read.status === 401 && token !== undefined)
           read = await this.#afterUnauthorized(state, token, read);
-        const context: ResponseContext = {
-          method: spec.method,
-          path: spec.path,
-          route: spec.route,
-          attempts: state.attempts,
-          idempotencyKey,
-          secrets: config.secrets,
-          now: config.clock.now(),
-        };
+        const context = responseContext(config, state);
         if (read.status < 200 || read.status >= 300) throw toAPIError(context, read, config.secrets);
         return parseSuccess(context, read, spec.response, validation, spec.select?.bind(spec));
       } catch (error) {
@@ -307,8 +300,7 @@ export class Requester {
       call: spec,
       deadlineAt: state.deadlineAt,
       signal,
-      // A POST is repeated only with an idempotency key (or when repeating it is harmless).
-      repeatable: spec.method !== 'POST' || idempotencyKey !== undefined || spec.retryPost === true,
+      repeatable: state.repeatable,
     };
     // Tracing off (no provider given, none registered globally) costs this check and nothing else.
     const { tracing } = config;

@@ -44,6 +44,8 @@ export interface CallState {
   startedAt: number;
   deadlineAt: number | undefined;
   timeout: number;
+  /** A POST is sent again (retried, or re-sent after a 429) only with an idempotency key. */
+  repeatable: boolean;
   refreshedAfter401?: boolean;
 }
 
@@ -105,10 +107,7 @@ export async function sendAttempt(
       const durationMs = clock.now() - started;
       const outcome =
         read === undefined ? `failed: ${failure?.message ?? 'unknown error'}` : String(read.status);
-      const redaction: RedactOptions = {
-        secrets: config.secrets,
-        maskPersonalData: config.logPersonalData !== true,
-      };
+      const redaction = { secrets: config.secrets, maskPersonalData: config.logPersonalData !== true };
       logger.debug(`${spec.method} ${spec.path} → ${outcome} (attempt ${state.attempts}, ${durationMs}ms)`, {
         method: spec.method,
         path: spec.path,
@@ -133,6 +132,11 @@ function encodeBody(spec: RequestSpec<unknown>): string | MultipartBody | undefi
   if (spec.json !== undefined) return spec.jsonText ?? JSON.stringify(spec.json);
   if (spec.form !== undefined) return new URLSearchParams(spec.form).toString();
   return spec.multipart?.();
+}
+
+/** Where an attempt's answer came from: for its error, its parsed value and the raw response. */
+export function responseContext(config: RequesterConfig, state: CallState): ResponseContext {
+  return { ...contextOf(state), route: state.spec.route, secrets: config.secrets, now: config.clock.now() };
 }
 
 function contextOf(state: CallState): RequestContext {
@@ -385,8 +389,6 @@ async function paced(
   const maxWait = options?.maxRateLimitWait ?? config.maxRateLimitWait ?? 60_000;
   let waited = 0;
   let reason: WaitReason = 'rate_limit';
-  const repeatable =
-    state.spec.method !== 'POST' || state.idempotencyKey !== undefined || state.spec.retryPost === true;
   for (;;) {
     const turn = limiter.turn(maxWait - waited, options?.signal);
     if (turn !== undefined) {
@@ -409,7 +411,7 @@ async function paced(
     }
     const retryIn = limiter.observe(read, maxWait - waited);
     // A POST without an idempotency key is never sent twice, 429 or not.
-    if (retryIn === undefined || !repeatable) return read;
+    if (retryIn === undefined || !state.repeatable) return read;
     if (waited + retryIn > maxWait) throw new AbortError(gaveUp(config, state, read, waited, retryIn));
     config.logger.debug(
       `${state.spec.method} ${state.spec.path}: 429, sent again in its turn (${retryIn}ms)`,
@@ -425,9 +427,8 @@ function gaveUp(
   waitedMs: number,
   retryAfterMs?: number,
 ) {
-  const { spec, idempotencyKey, attempts } = state;
-  const context = { method: spec.method, path: spec.path, idempotencyKey, attempts };
-  const answer = read && toAPIError({ ...context, now: config.clock.now() }, read, config.secrets);
+  const context = contextOf(state);
+  const answer = read && toAPIError(responseContext(config, state), read, config.secrets);
   return new RateLimitError({
     ...context,
     status: 429,
