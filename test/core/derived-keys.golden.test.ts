@@ -50,6 +50,31 @@ describe('derived idempotency keys stay byte-identical across releases', () => {
     expect(sentKeys(env.apiRequests(), '/v1/investors')).toEqual(keys);
   });
 
+  it('a chunk split to fit a body cap: each piece keyed by its place and its rows', async () => {
+    // 4 rows (about 600 bytes) are over the cap; 2 fit.
+    const env = await api.start({ fake: { maxBodyBytes: 400 } });
+    const rows = investorRows(4, 'golden-split');
+    const result = await env.client.investors.create(rows, { idempotencyKey: 'golden-split', chunkSize: 4 });
+    const pieces = result.chunks.filter((chunk) => chunk.part !== undefined);
+    expect(pieces.map((chunk) => [chunk.part, chunk.rows, chunk.error])).toEqual([
+      ['0', 2, undefined],
+      ['1', 2, undefined],
+    ]);
+    const keys = pieces.map((chunk) => chunk.idempotencyKey);
+    expect(keys).toMatchInlineSnapshot(`
+      [
+        "oD1vjwbdlNPMWnCZlhTf-ycHUYpmMm3skteWcVcL4mE",
+        "KQIaPRlFI6y_SNIy-JtNh6t9PxfINLno-mQ_ZVFgnOg",
+      ]
+    `);
+    // The piece's place in the chunk is part of its key: halves with the same rows would not replay each other.
+    expect(keys).toEqual([
+      deriveIdempotencyKey('golden-split-0/0', rows.slice(0, 2)),
+      deriveIdempotencyKey('golden-split-0/1', rows.slice(2)),
+    ]);
+    expect(sentKeys(env.apiRequests(), '/v1/investors').slice(1)).toEqual(keys);
+  });
+
   it('subscriptions.create sends the same chunk keys for the same rows and key', async () => {
     const env = await api.start();
     const spv = await approvedSpv(env);
