@@ -92,7 +92,9 @@ describe('secrets a server quotes back stay out of errors and logs', () => {
         ({ form }) => ({
           status: 422,
           body: {
-            detail: [{ loc: ['body', 'assertion'], msg: `not ${form.get('assertion')}`, type: 'value_error' }],
+            detail: [
+              { loc: ['body', 'assertion'], msg: `not ${form.get('assertion')}`, type: 'value_error' },
+            ],
           },
         }),
       ],
