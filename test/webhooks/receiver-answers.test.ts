@@ -10,6 +10,7 @@ import {
   WebhookVerificationError,
 } from '../../src/webhooks/index.js';
 import { Webhook } from '../../src/webhooks/index.node.js';
+import { engineFor, useHmacEngine } from '../../src/webhooks/webhook-engines.js';
 import { EVENTUALLY } from '../helpers/eventually.js';
 import { completedEvent, delivery, NOW_MS, NOW_S, SECRET } from './fixtures.js';
 
@@ -121,6 +122,32 @@ describe('WebhookReceiver answers', () => {
         fields: { stage: 'verify', webhookId: undefined, error: failure },
       },
     ]);
+  });
+
+  it("answers 500 when the secret's key cannot be imported, and verifies the retry once it can", async () => {
+    // A runtime whose crypto fails for a moment: the failure is not remembered by the Webhook.
+    const engine = engineFor(Webhook);
+    let imports = 0;
+    class Flaky extends Webhook {}
+    useHmacEngine(Flaky, {
+      ...engine,
+      importKey: (bytes) => {
+        imports += 1;
+        return imports === 1 ? Promise.reject(new Error('crypto busy')) : engine.importKey(bytes);
+      },
+    });
+    const handled = vi.fn();
+    const receiver = new WebhookReceiver(new Flaky({ secret: SECRET, now: () => NOW_MS }), {
+      now: () => NOW_MS,
+      logger: recordingLogger().logger,
+    }).onAny(handled);
+    const { body, headers } = await delivery();
+    await expect(receiver.receive(body, headers)).resolves.toMatchObject({
+      status: 500,
+      body: 'Webhook verification failed',
+    });
+    await expect(receiver.receive(body, headers)).resolves.toMatchObject({ status: 204, outcome: 'handled' });
+    expect(handled).toHaveBeenCalledOnce();
   });
 
   it('logs a failed handler without onError whatever it threw, a WebhookVerificationError included', async () => {
