@@ -44,7 +44,8 @@ export function parseSignatureHeader(scheme: WebhookScheme, header: string): Par
   for (const raw of tokens) {
     let token = separator === ' ' ? raw : raw.trim();
     if (token === '') continue;
-    if (separator === ' ' && token.endsWith(',')) token = token.slice(0, -1);
+    // Only a space-separated entry can end with ',' (a comma splits the others).
+    if (token.endsWith(',')) token = token.slice(0, -1);
     if (++entries > maxEntries) {
       const total = tokens.filter((t) => t.trim() !== '').length;
       throw malformed(

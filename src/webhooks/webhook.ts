@@ -47,7 +47,8 @@ function describe(value: unknown): string {
 }
 
 function seconds(now: number | Date): number {
-  return Math.floor((typeof now === 'number' ? now : now.getTime()) / 1000);
+  // A Date's number is its getTime().
+  return Math.floor(Number(now) / 1000);
 }
 
 /** Checked delivery facts, before the body is interpreted. */
@@ -140,7 +141,7 @@ export class Webhook {
       text = typeof body === 'string' ? body : decoder.decode(body);
       json = JSON.parse(text);
     } catch {
-      json = undefined;
+      // Not UTF-8 or not JSON: `json` stays undefined, and the event is unrecognised.
     }
     return interpret(json, () => text, id, index);
   }
@@ -204,10 +205,11 @@ export class Webhook {
       );
     }
     if (stale) throw this.#timestampError(skew);
-    let id = delivery.id;
     // An id outside the signature can be changed by anyone replaying a captured delivery, so the id to
     // de-duplicate on comes from the signed body instead (stable across re-signed retries and rotations).
-    if (id === undefined || !this.#signsId) {
+    // A scheme that signs the id has an id header (the scheme check requires it).
+    let id = this.#signsId ? delivery.id : undefined;
+    if (id === undefined) {
       const digest = this.#engine.digest(body);
       id = `sha256:${typeof digest === 'string' ? digest : await digest}`;
     }

@@ -1,7 +1,7 @@
 // One CONSUMER span per webhook delivery: verification outcome, event type, the duplicate verdict, and the
 // handlers' duration and outcome.
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { WebhookReceiver } from '../../src/webhooks/index.js';
 import { Webhook } from '../../src/webhooks/index.node.js';
 import { completedEvent, delivery, NOW_MS, OTHER_SECRET, SECRET } from '../webhooks/fixtures.js';
@@ -94,5 +94,68 @@ describe('webhook deliveries', () => {
     });
     expect(failed?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Webhook handler failed' });
     expect(exportedText(failed!)).not.toContain('hunter2');
+  });
+
+  it('marks a delivery failed when the id store is unavailable, and when verifying itself fails', async () => {
+    const down = new WebhookReceiver(new Webhook({ secret: SECRET, now: () => NOW_MS }), {
+      idStore: { claim: () => Promise.reject(new Error('redis down')), complete() {}, release() {} },
+      logger: quiet,
+      tracerProvider: otel.provider,
+    });
+    const signed = await delivery(completedEvent, { id: 'msg_otel_4' });
+    expect((await down.receive(signed.body, signed.headers)).status).toBe(503);
+    const broken = new WebhookReceiver(
+      {
+        toleranceSeconds: 300,
+        verify: () => Promise.reject(new TypeError('crypto.subtle is not available')),
+      },
+      { idStore: false, logger: quiet, tracerProvider: otel.provider },
+    );
+    expect((await broken.receive(signed.body, signed.headers)).status).toBe(500);
+
+    const [unavailable, failed] = otel.named('webhooks.receive', SpanKind.CONSUMER);
+    expect(unavailable?.attributes).toMatchObject({
+      'messaging.message.id': 'msg_otel_4',
+      'partner_equity.webhook.outcome': 'unavailable',
+      'http.response.status_code': 503,
+      'error.type': 'id_store_unavailable',
+    });
+    expect(unavailable?.status).toEqual({
+      code: SpanStatusCode.ERROR,
+      message: 'Webhook id store unavailable',
+    });
+    expect(failed?.attributes).toEqual({
+      'messaging.operation.type': 'process',
+      'partner_equity.webhook.verification': 'verification_failed',
+      'error.type': 'verification_failed',
+      'partner_equity.webhook.outcome': 'failed',
+      'http.response.status_code': 500,
+    });
+    expect(failed?.status).toEqual({
+      code: SpanStatusCode.ERROR,
+      message: 'Webhook refused: verification_failed',
+    });
+  });
+
+  it("types a body outside the envelope as 'unrecognised', and times the handlers in tenths of a millisecond", async () => {
+    // The clock the handlers' time is read from, moved by the handler itself: 12.34 ms of work.
+    let clock = 1_000;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => clock);
+    try {
+      const target = receiver().onAny(() => {
+        clock += 12.34;
+      });
+      const signed = await delivery('not json', { id: 'msg_otel_5' });
+      expect((await target.receive(signed.body, signed.headers)).outcome).toBe('handled');
+    } finally {
+      now.mockRestore();
+    }
+    const [handled] = otel.named('webhooks.receive', SpanKind.CONSUMER);
+    expect(handled?.attributes).toMatchObject({
+      'messaging.message.id': 'msg_otel_5',
+      'partner_equity.webhook.event_type': 'unrecognised',
+      'partner_equity.webhook.handler.outcome': 'ok',
+      'partner_equity.webhook.handler.duration_ms': 12.3,
+    });
   });
 });

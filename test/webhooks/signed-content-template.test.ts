@@ -137,7 +137,29 @@ describe('signed-content template checks', () => {
       /signedContent '\{ts\}\.\{body\}' has unknown placeholder '\{ts\}' \(known: \{id\}, \{timestamp\}, \{body\}\)/,
     );
     expect(refusal('{{timestamp}}.{body}')).toThrow(/has a '\{' or '\}' outside a placeholder/);
+    expect(refusal('{timestamp}.{body}}')).toThrow(
+      "signedContent '{timestamp}.{body}}' has a '{' or '}' outside a placeholder",
+    );
     expect(refusal('{timestamp}\n{body}')).toThrow(/signedContent must be 1-128 printable ASCII characters/);
+  });
+
+  it('shows a long template and a long placeholder cut short in the message', () => {
+    const name = `{${'x'.repeat(70)}}`;
+    expect(refusal(`${name}.{body}`)).toThrow(
+      `signedContent '${`${name}.{body}`.slice(0, 60)}' has unknown placeholder '${name.slice(0, 40)}' ` +
+        '(known: {id}, {timestamp}, {body})',
+    );
+  });
+
+  it('refuses a signedContent that is not a string, even one that reads as a deprecated name', () => {
+    for (const signedContent of [42, ['body'], ['timestamp.body']]) {
+      expect(() =>
+        resolveWebhookScheme({ preset: 'github', signedContent } as unknown as WebhookSchemeDescription),
+      ).toThrow(
+        "Invalid webhook scheme: signedContent must be a template string, e.g. '{id}.{timestamp}.{body}' or " +
+          "'v0:{timestamp}:{body}'.",
+      );
+    }
   });
 
   it('refuses {id} or {body} right next to another placeholder: the boundary could move (issue 36, finding 8)', () => {
@@ -153,6 +175,8 @@ describe('signed-content template checks', () => {
       '{id}.{timestamp}.{body}',
       '{timestamp}.{id}|{body}',
       'v1:{body}:{id}:{timestamp}',
+      // Only {id} and {body} hold text of any length: the same timestamp twice cannot shift a boundary.
+      '{timestamp}{timestamp}.{body}',
     ] as const) {
       expect(() =>
         resolveWebhookScheme({ preset: 'standard-webhooks', signedContent: template }),

@@ -6,7 +6,7 @@ const PLACEHOLDERS = ['{id}', '{timestamp}', '{body}'];
 const PRINTABLE = /^[\x20-\x7e]{1,128}$/;
 const BODY = '{body}';
 /** Placeholders of any text: next to another placeholder, where one ends and the next starts is unknowable. */
-const MOVABLE = ['{id}', '{body}'];
+const MOVABLE: readonly (string | undefined)[] = ['{id}', '{body}'];
 
 /**
  * The names `signedContent` took before templates, each with the template it stands for. Deprecated: the
@@ -49,7 +49,7 @@ export function signedContentIssue(template: unknown): string | undefined {
   // under a new id, so de-duplication would take a replay for a new delivery.
   for (let i = 1; i + 2 < pieces.length; i += 2) {
     const [left, between, right] = [pieces[i], pieces[i + 1], pieces[i + 2]];
-    if (between === '' && (MOVABLE.includes(left ?? '') || MOVABLE.includes(right ?? ''))) {
+    if (between === '' && (MOVABLE.includes(left) || MOVABLE.includes(right))) {
       return `signedContent ${shown} puts ${left} right next to ${right}: separate them with a literal, such as '.' (${example})`;
     }
   }
