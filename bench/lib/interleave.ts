@@ -84,6 +84,11 @@ export async function interleave(
  * The median over rounds of `a`'s throughput divided by `b`'s in the same round: each ratio compares two
  * segments run back to back, so a slow patch of the machine weighs on both sides of it.
  */
+/** The median wall time of a contender's segments, in ms. */
+export function medianMs(result: ContenderResult): number {
+  return median(result.segments.map((segment) => segment.ms));
+}
+
 export function pairedRatio(a: ContenderResult, b: ContenderResult): number {
   return pairedMedian(a, b, (segment) => segment.ops / segment.ms);
 }

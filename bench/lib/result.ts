@@ -77,6 +77,11 @@ export function reported(scenario: string, figure: string, value: string): Bench
 }
 
 /** Two decimals for ratios, one for the rest; integers stay integers. */
+/** Milliseconds as seconds with two decimals (`1.23 s`). */
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
 export function fmt(value: number, unit = ''): string {
   const digits = unit === 'x' ? 2 : Number.isInteger(value) ? 0 : 1;
   const text = value.toFixed(digits);

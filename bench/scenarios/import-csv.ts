@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { BENCH_DIST, distUrl } from '../lib/build-sdk.js';
 import { atMost, type BenchContext, fmt, reported, type ScenarioResult } from '../lib/result.js';
+import { median } from '../lib/stats.js';
 import { startEchoServer } from './import-echo-server.js';
 
 const run = promisify(execFile);
@@ -39,8 +40,6 @@ async function streamOnce(baseUrl: string, keyFile: string, rows: number, chunkS
   if (measured.done !== rows || measured.failed !== 0) throw new Error(`stream of ${rows}: ${stdout}`);
   return measured;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /**
  * The SDK's own figures: RSS growth of `investors.create(asyncIterable)` from a small stream to a long one,

@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { type ContenderProcess, startContenderProcess } from '../lib/contender-process.js';
-import { type ContenderResult, interleave, pairedRatio } from '../lib/interleave.js';
-import { atLeast, type BenchContext, fmt, reported, type ScenarioResult } from '../lib/result.js';
-import { median } from '../lib/stats.js';
+import { type ContenderResult, interleave, medianMs, pairedRatio } from '../lib/interleave.js';
+import { atLeast, type BenchContext, fmt, reported, type ScenarioResult, seconds } from '../lib/result.js';
 import { captureSpvRequest } from '../server/capture-spv-request.js';
 import { spawnFakeServer } from '../server/spawn-fake-server.js';
 import { type ReplayServerProcess, spawnReplayServer } from '../server/spawn-replay-server.js';
@@ -20,9 +19,6 @@ const MIN_GET_RATIO = 0.98;
 const MIN_IMPORT_RATIO = 0.95;
 /** The SDK's bulk defaults, passed explicitly to both import contenders. */
 const DEFAULTS = { chunkSize: 500, concurrency: 4 } as const;
-
-const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const medianMs = (result: ContenderResult) => median(result.segments.map((s) => s.ms));
 
 /**
  * Scenario 7: the SDK as a partner sees it, against a replay server that answers after {@link DELAY_MS}

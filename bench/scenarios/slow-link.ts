@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { type ContenderProcess, startContenderProcess } from '../lib/contender-process.js';
-import { type ContenderResult, interleave, pairedRatio } from '../lib/interleave.js';
-import { atLeast, type BenchContext, fmt, reported, type ScenarioResult } from '../lib/result.js';
-import { median } from '../lib/stats.js';
+import { type ContenderResult, interleave, medianMs, pairedRatio } from '../lib/interleave.js';
+import { atLeast, type BenchContext, fmt, reported, type ScenarioResult, seconds } from '../lib/result.js';
 import { captureSpvRequest } from '../server/capture-spv-request.js';
 import { spawnFakeServer } from '../server/spawn-fake-server.js';
 import { type ReplayServerProcess, spawnReplayServer } from '../server/spawn-replay-server.js';
@@ -16,9 +15,6 @@ const DELAY_MS = 40;
 /** Issue 34's target: the SDK is not slower than a hand-written fetch client (which gets gzip from fetch). */
 const MIN_IMPORT_RATIO = 1.0;
 const DEFAULTS = { chunkSize: 500, concurrency: 4 } as const;
-
-const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const medianMs = (result: ContenderResult) => median(result.segments.map((s) => s.ms));
 
 /**
  * Scenario 10: a bulk import whose answers cross a bandwidth-limited link. The replay server gzips an answer

@@ -6,15 +6,9 @@ import type { ImportKindName } from './import-kind.js';
 import type { DateFormat } from './value-formats.js';
 
 /** Everything `partner-equity import <kind>` was asked to do, checked. */
-export interface ImportRequest {
-  kindName: ImportKindName;
+export interface ImportRequest
+  extends Pick<ImportJob, 'kindName' | 'check' | 'json' | 'quiet' | 'out' | 'chunkSize' | 'concurrency'> {
   source: RowSource;
-  check: boolean;
-  json: boolean;
-  quiet: boolean;
-  out: string | undefined;
-  chunkSize: number;
-  concurrency: number;
   /** Prefix of every chunk's idempotency key. */
   namespace: string;
   stopRequested(): boolean;
