@@ -61,16 +61,11 @@ export async function sendAttempt(
   const { clock, logger, transport } = config;
   const { spec } = state;
 
-  let limit = state.timeout;
-  let scope: 'attempt' | 'deadline' = 'attempt';
-  if (state.deadlineAt !== undefined) {
-    const remaining = state.deadlineAt - clock.now();
-    if (remaining <= 0) throw deadlineError(contextOf(state), config.deadline);
-    if (remaining < limit) {
-      limit = remaining;
-      scope = 'deadline';
-    }
-  }
+  const remaining =
+    state.deadlineAt === undefined ? Number.POSITIVE_INFINITY : state.deadlineAt - clock.now();
+  if (remaining <= 0) throw deadlineError(contextOf(state), config.deadline);
+  const scope = remaining < state.timeout ? 'deadline' : 'attempt';
+  const limit = Math.min(remaining, state.timeout);
 
   const headers =
     token === undefined ? state.headers : { ...state.headers, authorization: `Bearer ${token}` };

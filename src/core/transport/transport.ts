@@ -1,4 +1,5 @@
 import { pipeline, Readable, type Transform } from 'node:stream';
+import type { ReadableStream as WebStream } from 'node:stream/web';
 import * as zlib from 'node:zlib';
 import { Agent, type Dispatcher, request } from 'undici';
 import { ResponseTooLargeError } from '../errors/errors.js';
@@ -109,9 +110,7 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
         },
       },
       // A compressed body's declared length is not what the limit bounds: only the decoded bytes count.
-      body: bounded(body, decoders.length === 0 ? raw['content-length'] : undefined, limit, () =>
-        body.destroy(),
-      ),
+      body: bounded(body, decoders.length === 0 ? raw['content-length'] : undefined, limit),
     };
   };
   return Object.assign(transport, { close: async () => owned?.close?.() });
@@ -153,28 +152,33 @@ export function fetchTransport(
     return {
       status: response.status,
       headers: response.headers,
-      body: bounded(body as AsyncIterable<Uint8Array>, declared, limit, () => body.cancel()),
+      body: bounded(Readable.fromWeb(body as WebStream), declared, limit),
     };
   };
 }
 
-/** `body`, refused with {@link ResponseTooLargeError} once its declared or counted length passes `limit`. */
-async function* bounded(
-  body: AsyncIterable<Uint8Array>,
-  declared: string | string[] | null | undefined,
-  limit: number,
-  discard: () => unknown,
-): AsyncGenerator<Uint8Array> {
-  if (typeof declared === 'string' && Number(declared) > limit) {
-    await Promise.resolve(discard()).catch(() => undefined);
-    throw new ResponseTooLargeError(limit);
-  }
+/** `body` whole, read by its events (an async iterator costs more); past `limit` bytes, ResponseTooLargeError. */
+function bounded(body: Readable, declared: string | string[] | null | undefined, limit: number) {
+  const parts: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > limit) throw new ResponseTooLargeError(limit);
-    yield chunk;
-  }
+  const whole = new Promise<Uint8Array>((resolve, reject) => {
+    const tooLarge = () => reject(new ResponseTooLargeError(limit));
+    if (typeof declared === 'string' && Number(declared) > limit) return tooLarge();
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.byteLength;
+      return size > limit ? tooLarge() : parts.push(chunk);
+    });
+    body.on('end', () => resolve(parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts)));
+    body.on('error', reject);
+    body.on('close', () => body.readableEnded || reject(new Error('the response body ended early')));
+  });
+  // Nothing reads past a failure: the connection is closed rather than drained.
+  whole.catch(() => body.destroy());
+  return {
+    [Symbol.asyncIterator]: async function* () {
+      yield await whole;
+    },
+  };
 }
 
 const utf8 = new TextDecoder();
