@@ -55,10 +55,11 @@ export function investorRowCheck(
   return (row, position) => {
     const [, message] = unkeyed(row) ?? [];
     if (message !== undefined) return { result: failed('', 'invalid_field', message, 'partnerInvestorId') };
-    for (const [id, at] of firstAt) {
-      if (at >= position - window) break;
-      firstAt.delete(id);
-    }
+    if (window < Number.POSITIVE_INFINITY)
+      for (const [id, at] of firstAt) {
+        if (at >= position - window) break;
+        firstAt.delete(id);
+      }
     const id = row.partnerInvestorId;
     const first = firstAt.get(id);
     if (first !== undefined) {

@@ -21,17 +21,16 @@ function client(): PartnerEquity {
  * however slowly a busy machine sends them.
  */
 function investorsServer(gate = 0, total = 0) {
-  const stats = { active: 0, maxActive: 0 };
+  const stats = { active: 0, maxActive: 0, seen: 0 };
   const held: (() => void)[] = [];
-  let seen = 0;
   server().fallback(async (request) => {
     stats.active += 1;
     stats.maxActive = Math.max(stats.maxActive, stats.active);
-    seen += 1;
+    stats.seen += 1;
     if (gate > 0) {
       await new Promise<void>((release) => {
         held.push(release);
-        if (held.length >= gate || seen === total) for (const next of held.splice(0)) next();
+        if (held.length >= gate || stats.seen === total) for (const next of held.splice(0)) next();
       });
     }
     await delay(1);
@@ -51,6 +50,35 @@ function investorsServer(gate = 0, total = 0) {
 }
 
 describe('investors.create chunking on the wire', () => {
+  // The requests the server had seen when the SDK first read the last row's email (its row check).
+  async function lastRowReadAfter(options: { onProgress?: () => void }): Promise<number | undefined> {
+    const stats = investorsServer(3, 10);
+    const rows = investorRows(100);
+    let readAfter: number | undefined;
+    const { email } = rows[99] as { email: string };
+    Object.defineProperty(rows[99], 'email', {
+      enumerable: true,
+      get: () => {
+        readAfter ??= stats.seen;
+        return email;
+      },
+    });
+    const sdk = client();
+    const result = await sdk.investors.create(rows, { chunkSize: 10, concurrency: 3, ...options });
+    await sdk.close();
+    expect(result.succeeded).toHaveLength(100);
+    return readAfter;
+  }
+
+  it('sends the first chunks before checking the rest of an array', async () => {
+    // Chunk 9 is read only once a lane is free, so after the server held (and answered) the first 3.
+    expect(await lastRowReadAfter({})).toBeGreaterThanOrEqual(3);
+  });
+
+  it('with onProgress, checks every row of an array before the first request', async () => {
+    expect(await lastRowReadAfter({ onProgress: () => {} })).toBe(0);
+  });
+
   it('keeps at most `concurrency` chunk requests in flight and sends each row once', async () => {
     const stats = investorsServer(3, 10);
     const sdk = client();

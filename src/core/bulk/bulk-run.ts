@@ -111,7 +111,8 @@ class BulkRun<Input, Result> {
   async run(): Promise<BulkRunOutcome<Input, Result>> {
     const spec = this.#spec;
     const array = Array.isArray(spec.inputs) ? (spec.inputs as readonly Input[]) : undefined;
-    this.#checked = array?.map((row, position) => spec.check(row, position));
+    // Only progress needs them early; else each chunk is checked as it is read, while others are in flight.
+    this.#checked = spec.onProgress && array?.map((row, position) => spec.check(row, position));
     this.#refusedAhead = this.#checked?.filter((checked) => 'result' in checked).length ?? 0;
     const iterator: Iterator<Input> | AsyncIterator<Input> =
       array?.[Symbol.iterator]() ?? (spec.inputs as AsyncIterable<Input>)[Symbol.asyncIterator]();
@@ -130,16 +131,18 @@ class BulkRun<Input, Result> {
           break;
         }
         if (rows.length === 0) break;
-        const entry = { sending: this.#send(this.#check(index, rows)), settled: false };
-        const settle = () => (entry.settled = true);
-        entry.sending.then(settle, settle);
-        window.push(entry);
+        // Checked and written as JSON before its turn, while the chunks ahead of it are in flight.
+        const slot = this.#check(index, rows);
         for (;;) {
           while (window[0]?.settled === true)
-            await this.#deliver(await (window.shift() as typeof entry).sending);
+            await this.#deliver(await (window.shift() as (typeof window)[number]).sending);
           if (pending().length < spec.concurrency && window.length < 2 * spec.concurrency) break;
           await Promise.race(pending().map((waiting) => waiting.sending));
         }
+        const entry = { sending: this.#send(slot), settled: false };
+        const settle = () => (entry.settled = true);
+        entry.sending.then(settle, settle);
+        window.push(entry);
       }
       ended = true;
       while (window.length > 0)
@@ -173,7 +176,10 @@ class BulkRun<Input, Result> {
     rows.forEach((row, i) => {
       const checked = this.#checked?.[start + i] ?? this.#spec.check(row, start + i);
       if ('result' in checked) slot.results[i] = checked.result;
-      else slot.inputs[i] = checked.input;
+      else {
+        slot.inputs[i] = checked.input;
+        slot.json[i] = stableJson(checked.input);
+      }
     });
     return slot;
   }
@@ -204,7 +210,7 @@ class BulkRun<Input, Result> {
     const { field, baseKey } = this.#spec;
     const rows = positions.map((i) => slot.inputs[i] as Input);
     // `stableJson({ [field]: rows })`, from each row's JSON: the rows' part of it is what is hashed.
-    const rowsJson = `[${positions.map((i) => (slot.json[i] ??= stableJson(slot.inputs[i]))).join(',')}]`;
+    const rowsJson = `[${positions.map((i) => slot.json[i]).join(',')}]`;
     const bodyJson = `{${JSON.stringify(field)}:${rowsJson}}`;
     const base = chunkKey(baseKey, slot.index);
     const key = idempotencyKeyOfJson(part === '' ? base : `${base}/${part}`, rowsJson);

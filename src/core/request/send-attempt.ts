@@ -134,21 +134,11 @@ export function responseContext(config: RequesterConfig, state: CallState): Resp
   return { ...contextOf(state), route: state.spec.route, secrets: config.secrets, now: config.clock.now() };
 }
 
-function contextOf(state: CallState): RequestContext {
-  const { spec } = state;
-  return {
-    method: spec.method,
-    path: spec.path,
-    attempts: state.attempts,
-    idempotencyKey: state.idempotencyKey,
-  };
+function contextOf({ spec, attempts, idempotencyKey }: CallState): RequestContext {
+  return { method: spec.method, path: spec.path, attempts, idempotencyKey };
 }
 
-function deadlineError(
-  context: RequestContext,
-  deadline: number | undefined,
-  cause?: unknown,
-): APITimeoutError {
+function deadlineError(context: RequestContext, deadline: number | undefined, cause?: unknown) {
   return new APITimeoutError(context, {
     cause,
     scope: 'deadline',
