@@ -106,6 +106,9 @@ describe('bulk calls fed by an AsyncIterable', () => {
       undefined,
       undefined,
     ]);
+    expect(result.results[2]?.error?.message).toBe(
+      'Not sent: another row of this chunk was refused and the API takes a request whole; fix it and send this row again',
+    );
     expect(result.chunks.map((c) => c.sent)).toEqual([true, false, true]);
     expect(env.fake.admin.snapshot().subscriptions).toHaveLength(4);
   });

@@ -160,6 +160,9 @@ describe('client.investors.create', () => {
       'not_sent',
       'not_sent',
     ]);
+    expect(result.results[4]?.error?.message).toBe(
+      'Not sent: chunk 1 failed with injected_fault; send this row again',
+    );
     expect(result.chunks.map((c) => c.sent)).toEqual([true, true, false]);
     expect(result.chunks[1]?.error).toBeInstanceOf(BadRequestError);
     expect(result.results[2]?.error?.retryable).toBe(false);

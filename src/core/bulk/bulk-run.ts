@@ -97,7 +97,7 @@ class BulkRun<Input, Result> {
   readonly counts = { read: 0, done: 0, succeeded: 0 };
   readonly #answers = { count: 0, replayed: 0 };
   #last: RawResponse | undefined; // the last answered chunk's response, in input order
-  #stopper: BulkChunkReport | undefined;
+  #stopper: { index: number; code: string } | undefined; // the chunk whose error stops later ones
   // An array's rows are checked up front: progress counts its refused rows from the first report on.
   #checked: ReturnType<BulkRunSpec<Input, Result>['check']>[] | undefined;
   #refusedAhead = 0;
@@ -199,7 +199,7 @@ class BulkRun<Input, Result> {
       message:
         this.#stopper === undefined
           ? 'Not sent: another row of this chunk was refused and the API takes a request whole; fix it and send this row again'
-          : `Not sent: chunk ${this.#stopper.index} failed with ${this.#stopper.error?.code ?? 'an error'}; send this row again`,
+          : `Not sent: chunk ${this.#stopper.index} failed with ${this.#stopper.code}; send this row again`,
       retryable: true,
     });
     return slot;
@@ -272,7 +272,7 @@ class BulkRun<Input, Result> {
       // Stop later chunks on an error they would all get (401, 403, 404…), not on one about these rows.
       if (!retryable && refusal === undefined && !namesRows(error) && this.#stopper === undefined) {
         report.stopped = true;
-        this.#stopper = report;
+        this.#stopper = { index: report.index, code: error.code };
       }
     }
   }
