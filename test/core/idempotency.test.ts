@@ -41,6 +41,34 @@ describe('idempotency keys', () => {
     expect(() => deriveIdempotencyKey('', {})).toThrow(TypeError);
   });
 
+  it('stable JSON calls toJSON with the key JSON.stringify gives it, on objects and BigInts', () => {
+    const keyed = { toJSON: (key: string) => `key:${key}` };
+    expect(stableJson({ b: keyed, a: [keyed] })).toBe('{"a":["key:0"],"b":"key:b"}');
+    expect(stableJson(keyed)).toBe(JSON.stringify(keyed));
+    const bigint = BigInt.prototype as { toJSON?: () => string };
+    bigint.toJSON = function (this: bigint) {
+      return this.toString();
+    };
+    try {
+      expect(stableJson({ amount: 10n })).toBe('{"amount":"10"}');
+    } finally {
+      delete bigint.toJSON;
+    }
+  });
+
+  it('refuses a cycle, and writes an object met twice without one each time', () => {
+    const node: Record<string, unknown> = { name: 'a' };
+    node.self = { back: node };
+    expect(() => stableJson(node)).toThrow(new TypeError('stable JSON: the payload has a cycle'));
+    const shared = { b: 1, a: 2 };
+    expect(stableJson({ y: shared, x: [shared, shared] })).toBe(
+      '{"x":[{"a":2,"b":1},{"a":2,"b":1}],"y":{"a":2,"b":1}}',
+    );
+    const holed = [1, undefined, null];
+    holed.length = 4;
+    expect(stableJson(holed)).toBe('[1,null,null,null]');
+  });
+
   it('chunk keys are deterministic per index', () => {
     expect(chunkKey('base', 0)).toBe('base-0');
     expect(chunkKey('base', 12)).toBe('base-12');

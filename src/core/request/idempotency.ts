@@ -52,19 +52,28 @@ export function chunkKey(baseKey: string, index: number): string {
 
 /**
  * JSON with object keys sorted recursively; values go through `toJSON` first, as in `JSON.stringify`.
- * Functions and symbols are refused (`JSON.stringify` would drop them); symbol keys are skipped like it.
+ * Functions, symbols and cycles are refused (`JSON.stringify` would drop the first two); symbol keys are skipped.
  */
 export function stableJson(value: unknown): string {
-  const json = JSON.stringify(value, (_key, item: unknown) => {
-    if (typeof item === 'function' || typeof item === 'symbol') {
-      throw new TypeError(`stable JSON: cannot represent a ${typeof item}`);
-    }
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
-    const record = item as Record<string, unknown>;
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(record).sort()) sorted[key] = record[key];
-    return sorted;
-  });
+  const json = JSON.stringify(sortedCopy(value, '', []));
   if (json === undefined) throw new TypeError('stable JSON: the payload has no JSON representation');
   return json;
+}
+
+// `value` as JSON.stringify sees it (after `toJSON(key)`), each object a copy with its keys sorted.
+function sortedCopy(value: unknown, key: string, path: object[]): unknown {
+  // A BigInt's toJSON is left to JSON.stringify, which calls it with the same key.
+  const toJSON = Object(value) === value ? (value as { toJSON?: unknown }).toJSON : undefined;
+  const item: unknown = typeof toJSON === 'function' ? toJSON.call(value, key) : value;
+  const kind = typeof item;
+  if (kind === 'function' || kind === 'symbol')
+    throw new TypeError(`stable JSON: cannot represent a ${kind}`);
+  if (item === null || typeof item !== 'object') return item;
+  if (path.includes(item)) throw new TypeError('stable JSON: the payload has a cycle');
+  path.push(item);
+  const copy = (Array.isArray(item) ? [] : {}) as Record<string, unknown>;
+  for (const name of Array.isArray(item) ? item.keys() : Object.keys(item).sort())
+    copy[name] = sortedCopy((item as Record<string, unknown>)[name], String(name), path);
+  path.pop();
+  return copy;
 }
