@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { TokenResponse as TokenResponseShape } from '../schemas/oauth.js';
 
 // A token goes into an `Authorization` header (a refresh token into a form body, and it may be logged as
 // header-like text): visible ASCII only. A CR or LF would inject a header; other characters would make every
@@ -13,13 +12,13 @@ const headerSafeToken = () =>
     });
 
 /**
- * How the SDK reads the token endpoint's answer (the spec's "Token response" fields, from the shared
- * schema), before any of it is trusted: `tokenType` must be Bearer in any letter case; tokens must be
- * visible ASCII (they go in a header); lifetimes default to the documented 3600 s and 30 days when absent
- * (and are capped by the token manager, see {@link MAX_ACCESS_TOKEN_LIFETIME_S}); a missing or `null`
- * `refreshToken` is tolerated (the next renewal then uses a new assertion). Unknown fields are kept.
+ * How the SDK reads the token endpoint's 201 answer (the spec's "Token response" fields), before any of
+ * it is trusted: `tokenType` must be Bearer in any letter case; tokens must be visible ASCII (they go in a
+ * header); lifetimes default to the documented 3600 s and 30 days when absent (and are capped by the token
+ * manager, see {@link MAX_ACCESS_TOKEN_LIFETIME_S}); a missing or `null` `refreshToken` is tolerated (the
+ * next renewal then uses a new assertion). Unknown fields are kept.
  */
-export const tokenResponseSchema = TokenResponseShape.extend({
+export const tokenResponseSchema = z.looseObject({
   accessToken: headerSafeToken(),
   refreshToken: headerSafeToken()
     .nullish()

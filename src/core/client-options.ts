@@ -183,12 +183,11 @@ const optionsSchema = z
     deadline: millis().optional(),
     retry: z
       .strictObject({
-        initialDelayMs: z.number().finite().min(0),
-        maxDelayMs: z.number().finite().min(0),
-        maxRetryAfterMs: z.number().finite().min(0),
-        random: fn<() => number>(),
+        initialDelayMs: z.number().finite().min(0).optional(),
+        maxDelayMs: z.number().finite().min(0).optional(),
+        maxRetryAfterMs: z.number().finite().min(0).optional(),
+        random: fn<() => number>().optional(),
       })
-      .partial()
       .optional(),
     fetch: fn<typeof globalThis.fetch>().optional(),
     dispatcher: withMethods<Dispatcher>('must be an undici Dispatcher', 'dispatch').optional(),

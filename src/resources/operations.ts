@@ -23,11 +23,11 @@ import { contractVersionsOf, documentsOf } from './contract-lists.js';
 import { SignedFormOptions } from './upload-options.js';
 
 /** Stands for a file part of a `multipart/form-data` body. */
-const filePart = () => z.string().meta({ format: 'binary', description: 'The file bytes' });
+const filePart = z.string().meta({ format: 'binary', description: 'The file bytes' });
 /** The signed form upload: the file part alone. */
-const SignedFormBody = z.strictObject({ file: filePart() });
+const SignedFormBody = z.strictObject({ file: filePart });
 /** The funding receipt form: its fields and the file part. */
-const FundingReceiptBody = FundingReceiptFields.extend({ file: filePart() });
+const FundingReceiptBody = z.strictObject({ ...FundingReceiptFields.shape, file: filePart });
 
 const Version = z.strictObject({ version: PathParam });
 const Document = z.strictObject({ version: PathParam, name: PathParam });

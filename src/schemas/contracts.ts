@@ -17,25 +17,23 @@ export type ContractVersion = z.infer<typeof ContractVersion>;
  * `GET /v1/contracts` — the available contract versions: a plain list (of version strings or objects) or
  * an object around one. `client.contracts.versions()` reads the version names out of any of these.
  */
+const versionEntries = z.array(z.union([z.string(), ContractVersion]));
 export const ContractVersionList = z.union([
-  z.array(z.union([z.string(), ContractVersion])),
-  z.looseObject({
-    latest: nullish(z.string()),
-    versions: nullish(z.array(z.union([z.string(), ContractVersion]))),
-  }),
+  versionEntries,
+  z.looseObject({ latest: nullish(z.string()), versions: nullish(versionEntries) }),
 ]);
 export type ContractVersionList = z.infer<typeof ContractVersionList>;
 
-const documentFields = () =>
-  allNullish({
-    name: z.string(),
-    version: z.string(),
-    title: z.string(),
-    description: z.string(),
-  });
+// Shared by every kind of document: zod schemas are immutable, so one instance serves each object.
+const documentFields = allNullish({
+  name: z.string(),
+  version: z.string(),
+  title: z.string(),
+  description: z.string(),
+});
 
 /** A contract template; when the server gives the JSON Schema of `attributes`, it is usually `schema`. */
-export const ContractTemplate = z.looseObject({ ...documentFields(), schema: nullish(JsonObject) });
+export const ContractTemplate = z.looseObject({ ...documentFields, schema: nullish(JsonObject) });
 export type ContractTemplate = z.infer<typeof ContractTemplate>;
 
 /** One attribute of an attribute catalog. */
@@ -46,13 +44,13 @@ export type CatalogAttribute = z.infer<typeof CatalogAttribute>;
 
 /** An attribute catalog. */
 export const ContractCatalog = z.looseObject({
-  ...documentFields(),
+  ...documentFields,
   attributes: nullish(z.array(z.union([CatalogAttribute, z.unknown()]))),
 });
 export type ContractCatalog = z.infer<typeof ContractCatalog>;
 
 /** A primitive type specification. */
-export const ContractPrimitive = z.looseObject({ ...documentFields(), schema: nullish(JsonObject) });
+export const ContractPrimitive = z.looseObject({ ...documentFields, schema: nullish(JsonObject) });
 export type ContractPrimitive = z.infer<typeof ContractPrimitive>;
 
 /**
@@ -67,7 +65,7 @@ export type ContractSamplePayload = z.infer<typeof ContractSamplePayload>;
  * which can be passed to `spvRequests.create` as it is.
  */
 export const ContractSample = z.looseObject({
-  ...documentFields(),
+  ...documentFields,
   templateId: nullish(z.string()),
   payload: nullish(ContractSamplePayload),
 });
@@ -80,12 +78,11 @@ export type ContractDocumentKind = (typeof CONTRACT_DOCUMENT_KINDS)[number];
 
 /** A list of contract documents: a plain array, or an object that holds the array under `key`. */
 function documentList<const Key extends string, Doc extends z.ZodType>(key: Key, doc: Doc) {
-  return z.union([
-    z.array(doc),
-    z.looseObject({ version: nullish(z.string()) }).extend({ [key]: nullish(z.array(doc)) } as {
-      [K in Key]: z.ZodOptional<z.ZodNullable<z.ZodArray<Doc>>>;
-    }),
-  ]);
+  const list = z.array(doc);
+  const shape = { version: documentFields.version, [key]: nullish(list) } as {
+    version: typeof documentFields.version;
+  } & { [K in Key]: z.ZodOptional<z.ZodNullable<z.ZodArray<Doc>>> };
+  return z.union([list, z.looseObject(shape)]);
 }
 
 /** `GET /v1/contracts/templates/{version}`. */

@@ -21,9 +21,9 @@ describe('importing the SDK', () => {
       ]),
     );
     const onFirstUse = loaded.filter((path) =>
-      /\/(upload-file|file-source-spool|run-doctor|doctor-target)\.ts$/.test(path),
+      /\/(upload-file|file-source|file-source-spool|multipart-body|run-doctor|doctor-target)\.ts$/.test(path),
     );
-    // File reading on the first upload, the doctor on client.doctor(): each has its own tests of what it
+    // Files and multipart bodies on the first upload, the doctor on client.doctor(): each has tests of what it
     // does once loaded.
     expect(onFirstUse).toEqual([]);
     // Tracing loads @opentelemetry/api on the first call, and only when a tracer provider is registered.

@@ -11,7 +11,7 @@ import {
   type ValidationIssue,
 } from '../errors/errors.js';
 import type { PreparedUpload } from '../uploads/upload-file.js';
-import { type FilePart, multipartOf, prepareFilePart } from '../uploads/upload-request.js';
+import { type FilePart, prepareFilePart } from '../uploads/upload-request.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { randomIdempotencyKey } from './idempotency.js';
 import { recordRetry, startOperationSpan, traceOperation } from './operation-span.js';
@@ -183,7 +183,7 @@ export class Requester {
       json: type === 'application/json' ? body : undefined,
       jsonText: type === 'application/json' ? checked.jsonText : undefined,
       form: type === 'application/x-www-form-urlencoded' ? body : undefined,
-      multipart: file === undefined ? undefined : multipartOf(body ?? {}, file),
+      multipart: file === undefined ? undefined : () => file.multipart(body ?? {}),
       idempotencyKey: checked.idempotencyKey,
       response: operation.response,
       auth: operation.auth ?? 'bearer',

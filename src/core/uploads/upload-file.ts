@@ -3,7 +3,11 @@ import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { type FileSource, FileSourceError } from './file-source.js';
 import { spoolToTempFile } from './file-source-spool.js';
+import { MultipartBody } from './multipart-body.js';
 import { SNIFF_BYTES, sniffMediaType } from './sniff-media-type.js';
+
+// Loaded with the first upload, as are the modules it imports (node:fs among them).
+export { FileSourceError, toFileSource } from './file-source.js';
 
 /** What an upload endpoint accepts. */
 export interface UploadRules {
@@ -30,6 +34,8 @@ export interface PreparedUpload {
   /** The file on disk the blob reads (the caller's path or the spool file), streamed from there when sent. */
   path?: string | undefined;
   filename: string;
+  /** The `multipart/form-data` body of `fields` then this file: built afresh per attempt (a fresh boundary). */
+  multipart(fields: Record<string, string>): MultipartBody;
   /** Deletes a temporary spool file, if one was made. */
   dispose(): Promise<void>;
 }
@@ -99,7 +105,8 @@ function done(
   dispose = async (): Promise<void> => undefined,
 ): PreparedUpload {
   const filename = rules.filename ?? ownName ?? `${rules.defaultName}.${extensions[contentType] ?? 'bin'}`;
-  return { blob, path, filename, dispose };
+  const file = { blob, path, filename, name: 'file', contentType: blob.type };
+  return { blob, path, filename, dispose, multipart: (fields) => new MultipartBody(fields, file) };
 }
 
 function checkSize(size: number, maxBytes: number): void {
