@@ -59,9 +59,11 @@ describe('bulk chunks behind a 64 KiB body cap', () => {
     });
     expect(people.succeeded).toHaveLength(TOTAL);
     const investorPosts = posts(env, '/v1/investors');
-    // The 4 chunks first in flight are refused; the client remembers the refused size and splits later
-    // (larger) chunks before sending them.
-    expect(investorPosts.filter((r) => r.status === 413)).toHaveLength(4);
+    // The chunks sent before the first refusal was read (at most `concurrency`, 4) are refused; the client
+    // remembers the refused size and splits later (larger) chunks before sending them.
+    const refused = investorPosts.filter((r) => r.status === 413).length;
+    expect(refused).toBeGreaterThanOrEqual(1);
+    expect(refused).toBeLessThanOrEqual(4);
     expect(investorPosts.filter((r) => r.status === 201 || r.status === 200)).toHaveLength(2 * (TOTAL / 500));
     expect(people.chunks.filter((c) => c.split).map((c) => c.status)).toEqual(
       investorPosts.filter((r) => r.status === 413).map(() => 413),

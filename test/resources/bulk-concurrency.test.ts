@@ -75,6 +75,33 @@ describe('investors.create chunking on the wire', () => {
     expect(await lastRowReadAfter({})).toBeGreaterThanOrEqual(3);
   });
 
+  it('sends a chunk as soon as a lane is free, before checking the chunks that wait their turn', async () => {
+    let checked = 0;
+    let checkedAtFirstRequest: number | undefined;
+    const stats = investorsServer();
+    server().reply((request) => {
+      checkedAtFirstRequest = checked;
+      stats.seen += 1;
+      const { investors } = JSON.parse(request.text) as { investors: { partnerInvestorId: string }[] };
+      const results = investors.map((row) => ({ ...row, status: 'created', servicePersonId: 'p' }));
+      return { status: 200, body: { results } };
+    });
+    const rows = investorRows(200).map((row) => {
+      const { email } = row as { email: string };
+      const get = () => {
+        checked += 1;
+        return email;
+      };
+      return Object.defineProperty(row, 'email', { enumerable: true, get });
+    });
+    const sdk = client();
+    const result = await sdk.investors.create(rows, { chunkSize: 10, concurrency: 4 });
+    await sdk.close();
+    expect(result.succeeded).toHaveLength(200);
+    // 4 chunks in flight and 4 ready would be 80 rows: the first request left well before.
+    expect(checkedAtFirstRequest).toBeLessThan(80);
+  });
+
   it('with onProgress, checks every row of an array before the first request', async () => {
     expect(await lastRowReadAfter({ onProgress: () => {} })).toBe(0);
   });

@@ -116,9 +116,37 @@ class BulkRun<Input, Result> {
     this.#refusedAhead = this.#checked?.filter((checked) => 'result' in checked).length ?? 0;
     const iterator: Iterator<Input> | AsyncIterator<Input> =
       array?.[Symbol.iterator]() ?? (spec.inputs as AsyncIterable<Input>)[Symbol.asyncIterator]();
-    // Chunks in input order: at most `concurrency` in flight, and at most twice that held for their turn.
+    // Chunks in input order: at most `concurrency` in flight, and at most twice that held for their turn,
+    // of which up to `concurrency` read and checked (`ready`): when several answers come at once, each lane
+    // sends its next chunk without waiting for the others' rows to be checked and written.
     const window: { sending: Promise<Slot<Input, Result>>; settled: boolean }[] = [];
+    const ready: Slot<Input, Result>[] = [];
     const pending = () => window.filter((entry) => !entry.settled);
+    // Delivers answered chunks in order and sends ready ones while a lane is free; returns once another chunk
+    // may be read (`more`), else once everything is delivered.
+    const advance = async (more: boolean) => {
+      const { concurrency } = spec;
+      for (;;) {
+        while (window[0]?.settled === true)
+          await this.#deliver(await (window.shift() as (typeof window)[number]).sending);
+        const sent = window.length;
+        while (ready.length > 0 && pending().length < concurrency && window.length < 2 * concurrency) {
+          const entry = { sending: this.#send(ready.shift() as Slot<Input, Result>), settled: false };
+          const settle = () => (entry.settled = true);
+          entry.sending.then(settle, settle);
+          window.push(entry);
+        }
+        // A request goes out through several promise steps: let them run (and answers arrive) before more
+        // rows are checked, then look again.
+        if (window.length > sent) {
+          await new Promise((resolve) => setImmediate(resolve));
+          continue;
+        }
+        const held = window.length + ready.length;
+        if (more ? ready.length < concurrency && held < 2 * concurrency : held === 0) return;
+        await Promise.race(pending().map((waiting) => waiting.sending));
+      }
+    };
     let ended = false;
     let readError: { error: unknown } | undefined;
     try {
@@ -127,26 +155,15 @@ class BulkRun<Input, Result> {
         try {
           rows = await this.#take(iterator);
         } catch (error) {
-          readError = { error }; // the chunk being filled is not sent; the ones in flight finish
+          readError = { error }; // the chunks not yet sent are not sent; the ones in flight finish
           break;
         }
         if (rows.length === 0) break;
-        // Checked and written as JSON before its turn, while the chunks ahead of it are in flight.
-        const slot = this.#check(index, rows);
-        for (;;) {
-          while (window[0]?.settled === true)
-            await this.#deliver(await (window.shift() as (typeof window)[number]).sending);
-          if (pending().length < spec.concurrency && window.length < 2 * spec.concurrency) break;
-          await Promise.race(pending().map((waiting) => waiting.sending));
-        }
-        const entry = { sending: this.#send(slot), settled: false };
-        const settle = () => (entry.settled = true);
-        entry.sending.then(settle, settle);
-        window.push(entry);
+        ready.push(this.#check(index, rows));
+        await advance(true);
       }
       ended = true;
-      while (window.length > 0)
-        await this.#deliver(await (window.shift() as (typeof window)[number]).sending);
+      await advance(false);
     } finally {
       await Promise.allSettled(window.map((entry) => entry.sending));
       if (!ended) await iterator.return?.();
