@@ -116,9 +116,8 @@ class BulkRun<Input, Result> {
     this.#refusedAhead = this.#checked?.filter((checked) => 'result' in checked).length ?? 0;
     const iterator: Iterator<Input> | AsyncIterator<Input> =
       array?.[Symbol.iterator]() ?? (spec.inputs as AsyncIterable<Input>)[Symbol.asyncIterator]();
-    // Chunks in input order: at most `concurrency` in flight, and at most twice that held for their turn,
-    // of which up to `concurrency` read and checked (`ready`): when several answers come at once, each lane
-    // sends its next chunk without waiting for the others' rows to be checked and written.
+    // Chunks in input order: at most `concurrency` in flight and twice that held, up to `concurrency` of them
+    // checked and waiting for a lane (`ready`), so answers that come together are each followed at once.
     const window: { sending: Promise<Slot<Input, Result>>; settled: boolean }[] = [];
     const ready: Slot<Input, Result>[] = [];
     const pending = () => window.filter((entry) => !entry.settled);
@@ -136,8 +135,7 @@ class BulkRun<Input, Result> {
           entry.sending.then(settle, settle);
           window.push(entry);
         }
-        // A request goes out through several promise steps: let them run (and answers arrive) before more
-        // rows are checked, then look again.
+        // Let the requests' promise steps run (and answers arrive) before more rows are checked; look again.
         if (window.length > sent) {
           await new Promise((resolve) => setImmediate(resolve));
           continue;

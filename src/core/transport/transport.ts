@@ -172,8 +172,7 @@ function bounded(body: Readable, declared: string | string[] | null | undefined,
     body.on('error', reject);
     body.on('close', () => body.readableEnded || reject(new Error('the response body ended early')));
   });
-  // Nothing reads past a failure: the connection is closed rather than drained.
-  whole.catch(() => body.destroy());
+  whole.catch(() => body.destroy()); // nothing reads past a failure: the connection is closed, not drained
   return {
     [Symbol.asyncIterator]: async function* () {
       yield await whole;
