@@ -37,6 +37,8 @@ export async function runWithFake(
     fake.webhooks.register({ url: app.url, secret, clientId: partner.clientId });
     const client = new PartnerEquity(partner);
     const request = await client.spvRequests.create(dealRequest());
+    // Deliveries run concurrently: let `spv_request.created` arrive before approving emits the next event.
+    await fake.webhooks.flush();
     fake.admin.approveSpvRequest(request.spvRequestSlug);
     await client.close();
     await new Promise<void>((resolve, reject) => {

@@ -30,6 +30,8 @@ try {
   });
   const client = new PartnerEquity(partner);
   const request = await client.spvRequests.create(dealRequest());
+  // Deliveries run concurrently: let `spv_request.created` arrive before approving emits the next event.
+  await fake.webhooks.flush();
   fake.admin.approveSpvRequest(request.spvRequestSlug);
   await client.close();
   await fake.webhooks.flush();
