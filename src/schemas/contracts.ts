@@ -13,11 +13,11 @@ export const ContractVersion = z.looseObject(
 );
 export type ContractVersion = z.infer<typeof ContractVersion>;
 
+const versionEntries = z.array(z.union([z.string(), ContractVersion]));
 /**
  * `GET /v1/contracts` — the available contract versions: a plain list (of version strings or objects) or
  * an object around one. `client.contracts.versions()` reads the version names out of any of these.
  */
-const versionEntries = z.array(z.union([z.string(), ContractVersion]));
 export const ContractVersionList = z.union([
   versionEntries,
   z.looseObject({ latest: nullish(z.string()), versions: nullish(versionEntries) }),
