@@ -98,7 +98,7 @@ class BulkRun<Input, Result> {
   readonly #answers = { count: 0, replayed: 0 };
   #last: RawResponse | undefined; // the last answered chunk's response, in input order
   #stopper: { index: number; code: string } | undefined; // the chunk whose error stops later ones
-  // An array's rows are checked up front: progress counts its refused rows from the first report on.
+  // With onProgress, an array's rows are checked up front: progress counts its refused rows from the start.
   #checked: ReturnType<BulkRunSpec<Input, Result>['check']>[] | undefined;
   #refusedAhead = 0;
   #warned = false;
