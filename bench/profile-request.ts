@@ -3,6 +3,7 @@
 // hottest functions. The .cpuprofile stays in .bench-tmp/profiles/ for Chrome DevTools or speedscope.
 // `node … bench/profile-request.ts [requests]`; BENCH_VALIDATION=off|warn|strict picks the client's
 // responseValidation, NOBUILD=1 reuses the last .bench-tmp/dist build.
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { buildSdk, importSdk } from './lib/build-sdk.js';
 import { spvBody } from './lib/fixtures.js';
 import { pool } from './lib/interleave.js';
@@ -36,11 +37,26 @@ const client = new PartnerEquity({
   baseUrl: replay.baseUrl,
   ...(validation === undefined ? {} : { responseValidation: validation }),
 });
+// Collections during the timed requests, by kind: how many major ones a run has tells which of V8's two
+// steady states it is in (bench/lib/findings.ts, "GC modes").
+const collections = { minor: { count: 0, ms: 0 }, major: { count: 0, ms: 0 } };
+const observer = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const { detail } = entry as PerformanceEntry & { detail?: { kind?: number } };
+    const minorGc = detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR;
+    const bucket = minorGc ? collections.minor : collections.major;
+    bucket.count += 1;
+    bucket.ms += entry.duration;
+  }
+});
+observer.observe({ entryTypes: ['gc'] });
 const started = performance.now();
 await pool(total, 32, () => client.spvRequests.get(slug));
 const ms = performance.now() - started;
+observer.disconnect();
+const { minor, major } = collections;
 process.stderr.write(
-  `${total} requests in ${ms.toFixed(0)} ms (${((total * 1000) / ms).toFixed(0)} req/s)\n`,
+  `${total} requests in ${ms.toFixed(0)} ms (${((total * 1000) / ms).toFixed(0)} req/s); GC: ${minor.count} minor (${minor.ms.toFixed(0)} ms), ${major.count} major or incremental (${major.ms.toFixed(0)} ms), ${(((minor.ms + major.ms) * 1000) / total).toFixed(1)} µs a request\n`,
 );
 await client.close();
 await setup.close();
