@@ -48,6 +48,29 @@ describe('undici transport', () => {
     }
   });
 
+  it('takes the fetch path when the dispatcher has no dispatch (Bun’s own undici)', async () => {
+    let seen = '';
+    const base = await serve((req, res) => {
+      seen = `${req.method} ${req.url} ${req.headers['x-test']}`;
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    });
+    const transport = undiciTransport({ dispatcher: {} as never });
+    const response = await transport({
+      method: 'POST',
+      url: new URL('/v1/y?q=1', base),
+      headers: { 'x-test': 'yes' },
+      body: '{}',
+      signal: new AbortController().signal,
+    });
+    expect([response.status, await readText(response.body), seen]).toEqual([
+      201,
+      '{"ok":true}',
+      'POST /v1/y?q=1 yes',
+    ]);
+    await transport.close();
+  });
+
   it('rejects with the signal’s reason when aborted mid-body, and counts bytes against the cap', async () => {
     const base = await serve((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -74,6 +74,9 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
   const owned = options.dispatcher === undefined ? new Agent() : undefined;
   const dispatcher = options.dispatcher ?? (owned as Agent);
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  // Bun's own `undici` has no `dispatch` (its `request` wraps its fetch): there, the fetch transport.
+  if (typeof dispatcher.dispatch !== 'function')
+    return Object.assign(fetchTransport(globalThis.fetch, options), { close: async () => {} });
   // A handler of its own pushing into a plain Readable, holding nothing of the request once it ends: with
   // `undici.request`, a PassThrough or a 'close' listener, V8 kept every request's objects past two
   // scavenges in a realistic heap (bench findings, "GC modes").
