@@ -145,15 +145,17 @@ export interface ClientOptions {
 }
 
 const fn = <T>() => z.custom<T>((value) => typeof value === 'function', { message: 'must be a function' });
-// An object with these methods (a logger, a store, a clock…), named by `message` when it is not one.
-const withMethods = <T>(message: string, ...names: string[]) =>
-  z.custom<T>(
-    (value) =>
-      typeof value === 'object' &&
-      value !== null &&
-      names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function'),
-    { message },
-  );
+// An object with these methods (a logger, a store, a clock…): `must be a TokenStore (read, lease, … methods)`.
+const withMethods = <T>(kind: string, ...names: string[]) =>
+  z
+    .custom<T>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function'),
+      { message: `must be ${kind} (${names.join(', ')} methods)` },
+    )
+    .optional();
 
 const httpUrl = (what: string) =>
   z.string().refine(
@@ -190,45 +192,22 @@ const optionsSchema = z
       })
       .optional(),
     fetch: fn<typeof globalThis.fetch>().optional(),
-    dispatcher: withMethods<Dispatcher>('must be an undici Dispatcher', 'dispatch').optional(),
-    logger: withMethods<Logger>(
-      'must have debug, info, warn and error methods',
-      'debug',
-      'info',
-      'warn',
-      'error',
-    ).optional(),
+    dispatcher: withMethods<Dispatcher>('an undici Dispatcher', 'dispatch'),
+    logger: withMethods<Logger>('a logger', 'debug', 'info', 'warn', 'error'),
     logLevel: z.enum(LOG_LEVELS).optional(),
     defaultHeaders: HeadersSchema.optional(),
     allowInsecureHttp: z.boolean().optional(),
     logPersonalData: z.boolean().optional(),
-    clock: withMethods<Clock>('must have now() and sleep()', 'now', 'sleep').optional(),
+    clock: withMethods<Clock>('a clock', 'now', 'sleep'),
     maxResponseBytes: z.number().int().positive().optional(),
     responseValidation: z.enum(RESPONSE_VALIDATION_MODES).optional(),
-    tokenStore: withMethods<TokenStore>(
-      'must be a TokenStore (read, lease, takeRefreshToken and write methods)',
-      'read',
-      'lease',
-      'takeRefreshToken',
-      'write',
-    ).optional(),
-    tracerProvider: withMethods<TracerProviderLike>(
-      'must be a TracerProvider (getTracer)',
-      'getTracer',
-    ).optional(),
+    tokenStore: withMethods<TokenStore>('a TokenStore', 'read', 'lease', 'takeRefreshToken', 'write'),
+    tracerProvider: withMethods<TracerProviderLike>('a TracerProvider', 'getTracer'),
     propagateTraceContext: z.boolean().optional(),
     rateLimit: z.boolean().optional(),
     maxRateLimitWait: z.number().finite().min(0).optional(),
-    rateLimitStore: withMethods<RateLimitStore>(
-      'must be a RateLimitStore (take and push methods)',
-      'take',
-      'push',
-    ).optional(),
-    authenticator: withMethods<Authenticator>(
-      'must be an Authenticator',
-      'getToken',
-      'onUnauthorized',
-    ).optional(),
+    rateLimitStore: withMethods<RateLimitStore>('a RateLimitStore', 'take', 'push'),
+    authenticator: withMethods<Authenticator>('an Authenticator', 'getToken', 'onUnauthorized'),
   })
   .superRefine((options, ctx) => {
     const issue = (when: boolean, field: string, message: string) =>
