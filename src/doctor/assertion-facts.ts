@@ -1,4 +1,5 @@
 import type { AssertionIdentity } from '../auth/assertion.js';
+import { isRecord } from '../core/is-record.js';
 
 /** The readable parts of a compact JWS (never the signature): what the service will check. */
 export interface AssertionFacts {
@@ -9,9 +10,7 @@ export interface AssertionFacts {
 function part(segment: string | undefined): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(Buffer.from(segment ?? '', 'base64url').toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
+    return isRecord(value) ? value : {};
   } catch {
     return {};
   }

@@ -1,3 +1,4 @@
+import { isRecord } from '../core/is-record.js';
 import { OPERATIONS } from '../resources/operations.js';
 import { notProvisioned } from './check-token.js';
 import { quoteAnswer } from './diagnose-unauthorized.js';
@@ -5,10 +6,7 @@ import type { DoctorCheck } from './doctor-report.js';
 import type { DoctorTarget } from './doctor-target.js';
 import { type ProbeAnswer, probe } from './http-probe.js';
 
-const record = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
+const record = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {});
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 
 function refused(

@@ -1,3 +1,4 @@
+import { isRecord } from '../core/is-record.js';
 import { type Unrecognized, unrecognized } from '../core/request/send-attempt.js';
 
 /** One available contract version; whatever else the server says about it is kept. */
@@ -22,9 +23,6 @@ export type ContractVersions =
 
 /** A contract document list (`templates.list()` …): the documents, or the body as sent when unrecognised. */
 export type ContractDocumentList<Document> = Document[] | Unrecognized;
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function versionOf(entry: unknown): ContractVersionInfo | undefined {
   if (typeof entry === 'string' && entry !== '') return { version: entry };

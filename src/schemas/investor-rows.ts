@@ -1,13 +1,10 @@
 import type { z } from 'zod';
 import type { ValidationIssue } from '../core/errors/errors.js';
+import { isRecord } from '../core/is-record.js';
 import { InvestorInput, type InvestorRowFailure, type InvestorRowResult } from './investors.js';
 import { SubscriptionInput, type SubscriptionRowError, type SubscriptionRowResult } from './subscriptions.js';
 
 type Checked<Input, Result> = { input: Input } | { result: Result };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 // Why a row cannot be keyed, as the place of the problem within the row and a message.
 function unkeyed(row: unknown): [place: string, message: string] | undefined {

@@ -1,3 +1,4 @@
+import { isRecord } from '../core/is-record.js';
 import type { UnrecognisedWebhookEvent, WebhookEvent } from './event-union.js';
 import type { KnownWebhookEventType } from './events.js';
 import type { VerifiedWebhook } from './verified-webhook.js';
@@ -13,10 +14,6 @@ const KNOWN: ReadonlySet<string> = new Set<KnownWebhookEventType>([
 /** Whether `type` is one of the event types this SDK version knows. */
 export function isKnownEventType(type: string): type is KnownWebhookEventType {
   return KNOWN.has(type);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -35,7 +32,7 @@ export function parseWebhookEvent(verified: VerifiedWebhook): WebhookEvent {
   const json = verified.json;
   // A fresh object each time: the caller's VerifiedWebhook keeps its own parsed JSON untouched.
   return interpret(
-    isPlainObject(json) ? { ...json } : json,
+    isRecord(json) ? { ...json } : json,
     () => verified.text,
     verified.webhookId,
     verified.secretIndex,
@@ -53,11 +50,11 @@ export function interpret(
   secretIndex: number,
 ): WebhookEvent {
   let problem: string;
-  if (!isPlainObject(json)) {
+  if (!isRecord(json)) {
     problem = json === undefined ? 'the body is not JSON' : 'the body is JSON but not an object';
   } else if (typeof json['type'] !== 'string' || json['type'] === '') {
     problem = 'the body has no string "type"';
-  } else if (!isPlainObject(json['data'])) {
+  } else if (!isRecord(json['data'])) {
     problem = `the body's "data" is ${json['data'] === undefined ? 'missing' : 'not an object'}`;
   } else {
     json['known'] = KNOWN.has(json['type']);

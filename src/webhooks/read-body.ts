@@ -1,5 +1,3 @@
-import { concatBytes } from '../core/transport/concat-bytes.js';
-
 const encoder = new TextEncoder();
 
 /** Thrown when a body exceeds its reader's limit; the webhook adapters, the fake and its admin API answer 413. */
@@ -52,4 +50,15 @@ export async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGe
     // requests) settles its cancel only when every branch cancels.
     reader.cancel().catch(() => {});
   }
+}
+
+// Joins byte chunks into one array of `total` bytes (Uint8Array, not Buffer: edge runtimes have no Buffer).
+function concatBytes(parts: readonly Uint8Array[], total: number): Uint8Array<ArrayBuffer> {
+  const joined = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    joined.set(part, offset);
+    offset += part.byteLength;
+  }
+  return joined;
 }

@@ -1,3 +1,4 @@
+import { isRecord } from '../core/is-record.js';
 import type { WebhookEvent } from './event-union.js';
 import type { KnownWebhookEventType } from './events.js';
 
@@ -44,7 +45,7 @@ function jsonType(value: unknown): string {
 
 function mismatches(guess: Guess, value: unknown, path: string, out: string[]): void {
   if (value === undefined || (value === null && guess !== 'S')) return;
-  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+  const isObject = isRecord(value);
   if (typeof guess === 'object') {
     if (!isObject) out.push(`${path} is ${jsonType(value)}, not an object`);
     else

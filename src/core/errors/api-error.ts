@@ -1,3 +1,4 @@
+import { isRecord } from '../is-record.js';
 import { isSecretKey, redact, redactText } from '../logging/redact.js';
 import type { SecretRegistry } from '../logging/secret-registry.js';
 import { type ErrorCode, PartnerEquityError, type StatusErrorCode } from './partner-equity-error.js';
@@ -165,8 +166,6 @@ const byStatus: Record<number, [APIErrorClass, StatusErrorCode]> = {
   429: [RateLimitError, 'rate_limited'],
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const optionalString = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 function readIssues(body: unknown): UnprocessableEntityIssue[] {

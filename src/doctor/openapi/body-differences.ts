@@ -1,11 +1,10 @@
+import { isRecord } from '../../core/is-record.js';
 import { compareRequest, compareResponse, type ShapeDifference } from './compare-shapes.js';
 import type { ShapeReader } from './json-shape.js';
 import { SDK_CHUNK_SIZE, type SdkOperation } from './sdk-expectations.js';
 import type { ServerOperation } from './server-operation.js';
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function mediaTypeMatches(documented: string, sent: string): boolean {
   const [type, subtype] = documented.split(';')[0]!.trim().toLowerCase().split('/');
@@ -23,7 +22,7 @@ export function requestDifferences(
   doc: ShapeReader,
 ): ShapeDifference[] {
   const body = doc.follow(server.operation['requestBody']);
-  if (!isObject(body)) return [];
+  if (!isRecord(body)) return [];
   if (sdk.request === undefined) {
     return body['required'] === true
       ? [
@@ -36,7 +35,7 @@ export function requestDifferences(
         ]
       : [];
   }
-  const content = isObject(body['content']) ? body['content'] : {};
+  const content = isRecord(body['content']) ? body['content'] : {};
   const match = Object.entries(content).find(([type]) => mediaTypeMatches(type, sdk.request!.contentType));
   if (match === undefined) {
     const accepted = Object.keys(content).join(', ') || 'nothing';
@@ -49,7 +48,7 @@ export function requestDifferences(
       },
     ];
   }
-  const schema = isObject(match[1]) ? match[1]['schema'] : undefined;
+  const schema = isRecord(match[1]) ? match[1]['schema'] : undefined;
   if (schema === undefined) return [];
   const theirs = doc.shapeOf(schema);
   const out = compareRequest(doc.sdkShape(sdk.request.schema), theirs);
@@ -84,15 +83,15 @@ export function* responseDifferences(
   doc: ShapeReader,
 ): Generator<[string, ShapeDifference]> {
   if (sdk.response === undefined) return;
-  const responses = isObject(server.operation['responses']) ? server.operation['responses'] : {};
+  const responses = isRecord(server.operation['responses']) ? server.operation['responses'] : {};
   for (const [status, raw] of Object.entries(responses)) {
     if (!/^2(\d\d|XX)$/i.test(status)) continue;
     const response = doc.follow(raw);
-    const content = isObject(response) && isObject(response['content']) ? response['content'] : {};
+    const content = isRecord(response) && isRecord(response['content']) ? response['content'] : {};
     const json = Object.entries(content).find(
       ([type]) => /^application\/(.+\+)?json\b/i.test(type) || type === '*/*',
     );
-    const schema = json !== undefined && isObject(json[1]) ? json[1]['schema'] : undefined;
+    const schema = json !== undefined && isRecord(json[1]) ? json[1]['schema'] : undefined;
     if (schema === undefined) continue;
     for (const difference of compareResponse(doc.sdkShape(sdk.response), doc.shapeOf(schema))) {
       yield [status, difference];

@@ -1,3 +1,4 @@
+import { isRecord } from '../../core/is-record.js';
 import type { DoctorFinding } from '../doctor-report.js';
 import { type ComparisonContext, compareOperation } from './compare-operation.js';
 import { DocumentBudget, OpenApiDocumentError } from './document-budget.js';
@@ -8,8 +9,6 @@ import type { ServerOperation } from './server-operation.js';
 export type { ComparisonContext };
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 /**
@@ -22,12 +21,12 @@ export type OpenApiComparison =
 
 function serverOperations(doc: Json): Map<string, ServerOperation> {
   const out = new Map<string, ServerOperation>();
-  const paths = isObject(doc['paths']) ? doc['paths'] : {};
+  const paths = isRecord(doc['paths']) ? doc['paths'] : {};
   for (const [path, pathItem] of Object.entries(paths)) {
-    if (!isObject(pathItem)) continue;
+    if (!isRecord(pathItem)) continue;
     for (const method of METHODS) {
       const operation = pathItem[method];
-      if (isObject(operation)) out.set(operationKey(method, path), { path, method, operation, pathItem });
+      if (isRecord(operation)) out.set(operationKey(method, path), { path, method, operation, pathItem });
     }
   }
   return out;
@@ -57,11 +56,11 @@ function renamedAs(sdk: SdkOperation, documented: ServerOperation[]): string | u
  * ```
  */
 export function compareOpenApi(doc: unknown, context: ComparisonContext): OpenApiComparison {
-  if (!isObject(doc)) return { comparable: false, reason: 'the body is not a JSON object' };
+  if (!isRecord(doc)) return { comparable: false, reason: 'the body is not a JSON object' };
   if (typeof doc['swagger'] === 'string') {
     return { comparable: false, reason: `a Swagger ${doc['swagger']} document (OpenAPI 3.x is compared)` };
   }
-  if (typeof doc['openapi'] !== 'string' || !/^3\./.test(doc['openapi']) || !isObject(doc['paths'])) {
+  if (typeof doc['openapi'] !== 'string' || !/^3\./.test(doc['openapi']) || !isRecord(doc['paths'])) {
     return { comparable: false, reason: 'not an OpenAPI 3.x document (no "openapi": "3.x" and "paths")' };
   }
   try {

@@ -1,3 +1,4 @@
+import { isRecord } from '../../core/is-record.js';
 import type { DoctorFinding, DoctorImpact } from '../doctor-report.js';
 import { requestDifferences, responseDifferences } from './body-differences.js';
 import type { ShapeReader } from './json-shape.js';
@@ -5,8 +6,6 @@ import type { SdkOperation } from './sdk-expectations.js';
 import type { ServerOperation } from './server-operation.js';
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What decides the impact of a difference: the client's mode, credentials and headers. */
 export interface ComparisonContext {
@@ -147,7 +146,7 @@ function parametersOf(server: ServerOperation, doc: ShapeReader): Json[] {
     if (!Array.isArray(list)) continue;
     for (const raw of list) {
       const parameter = doc.follow(raw);
-      if (isObject(parameter) && typeof parameter['name'] === 'string') {
+      if (isRecord(parameter) && typeof parameter['name'] === 'string') {
         byKey.set(`${String(parameter['in'])} ${parameter['name'].toLowerCase()}`, parameter);
       }
     }
@@ -165,14 +164,14 @@ function securityOf(
   const root = doc.root as Json;
   const requirements = server.operation['security'] ?? root['security'];
   if (!Array.isArray(requirements) || requirements.length === 0) return 'none';
-  if (requirements.some((alternative) => isObject(alternative) && Object.keys(alternative).length === 0))
+  if (requirements.some((alternative) => isRecord(alternative) && Object.keys(alternative).length === 0))
     return 'none';
-  const schemes = isObject(root['components'])
+  const schemes = isRecord(root['components'])
     ? doc.follow(root['components']['securitySchemes'])
     : undefined;
   const met = (name: string) => {
-    const scheme = isObject(schemes) ? doc.follow(schemes[name]) : undefined;
-    if (!isObject(scheme)) return sendsToken; // undescribed: most likely the bearer token
+    const scheme = isRecord(schemes) ? doc.follow(schemes[name]) : undefined;
+    if (!isRecord(scheme)) return sendsToken; // undescribed: most likely the bearer token
     const type = scheme['type'];
     if (type === 'http') return String(scheme['scheme']).toLowerCase() === 'bearer' && sendsToken;
     if (type === 'oauth2' || type === 'openIdConnect') return sendsToken;
@@ -180,7 +179,7 @@ function securityOf(
       return headers.has(String(scheme['name']).toLowerCase());
     return false;
   };
-  return requirements.some((alternative) => isObject(alternative) && Object.keys(alternative).every(met))
+  return requirements.some((alternative) => isRecord(alternative) && Object.keys(alternative).every(met))
     ? 'met'
     : 'unmet';
 }

@@ -1,3 +1,4 @@
+import { isRecord } from '../../core/is-record.js';
 import { type DocumentBudget, resolvePointer } from './document-budget.js';
 
 /** A JSON type a schema allows (`null` is kept apart, as {@link Shape.nullable}). */
@@ -43,8 +44,6 @@ export interface Shape {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const ANY: Shape = { any: true, nullable: true, branches: new Map() };
 const MAX_DEPTH = 24;
@@ -65,7 +64,7 @@ export class ShapeReader {
 
   /** `value` with its `$ref`s followed (a few hops at most). */
   follow(value: unknown): unknown {
-    for (let hops = 0; isObject(value) && typeof value['$ref'] === 'string' && hops < 8; hops += 1) {
+    for (let hops = 0; isRecord(value) && typeof value['$ref'] === 'string' && hops < 8; hops += 1) {
       this.budget.spend();
       value = resolvePointer(this.root, value['$ref']);
     }
@@ -80,7 +79,7 @@ export class ShapeReader {
   /** The {@link Shape} of `schema`, a node of the document. */
   shapeOf(schema: unknown, depth = 0): Shape {
     this.budget.spend();
-    if (depth > MAX_DEPTH || schema === true || !isObject(schema)) return ANY;
+    if (depth > MAX_DEPTH || schema === true || !isRecord(schema)) return ANY;
     const known = this.#shapes.get(schema);
     if (known !== undefined) return known;
     if (this.#reading.has(schema)) return ANY;
@@ -155,7 +154,7 @@ export class ShapeReader {
   #objectBranch(schema: Json, depth: number): ObjectBranch {
     const properties = new Map<string, Shape>();
     const given = schema['properties'];
-    if (isObject(given)) {
+    if (isRecord(given)) {
       for (const [name, property] of Object.entries(given))
         properties.set(name, this.shapeOf(property, depth + 1));
     }
