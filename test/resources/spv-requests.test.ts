@@ -26,8 +26,13 @@ describe('client.spvRequests.create', () => {
       clientId: env.clientId,
     });
     expect(response.status).toBe(201);
-    const [sent] = creates(env);
-    expect(sent?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    await env.client.spvRequests.create(await spvBody(env.client));
+    const [sent, next] = creates(env);
+    // A fresh UUID v4 per call (the same on its retries): two calls never share one.
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    expect(sent?.idempotencyKey).toMatch(uuid);
+    expect(next?.idempotencyKey).toMatch(uuid);
+    expect(next?.idempotencyKey).not.toBe(sent?.idempotencyKey);
     expect(response.idempotencyKey).toBe(sent?.idempotencyKey);
   });
 

@@ -1,12 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
-
-/**
- * A fresh random `Idempotency-Key` (a UUID v4). The SDK makes one per logical call when you pass none and
- * sends the same key on every retry of that call.
- */
-export function randomIdempotencyKey(): string {
-  return randomUUID();
-}
+import { createHash } from 'node:crypto';
 
 /**
  * A deterministic `Idempotency-Key` for `payload` within `namespace`: SHA-256 over the namespace and the

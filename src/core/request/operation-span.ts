@@ -15,14 +15,10 @@ export function startOperationSpan(tracing: Tracing, baseUrl: URL, state: CallSt
     'server.address': baseUrl.hostname.replace(/^\[|\]$/g, ''),
     'server.port': Number(baseUrl.port) || (baseUrl.protocol === 'https:' ? 443 : 80),
     'url.template': spec.route,
+    // The first 16 hex digits of the key's SHA-256: enough to match calls, never the key itself.
     'partner_equity.idempotency_key.sha256':
-      idempotencyKey === undefined ? undefined : keyHash(idempotencyKey),
+      idempotencyKey && createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 16),
   });
-}
-
-/** The first 16 hex digits of the key's SHA-256: enough to match calls, never the key itself. */
-export function keyHash(key: string): string {
-  return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
 /** One event per retry (its number, the wait before it and why), and one `wait` event with the wait's reason. */

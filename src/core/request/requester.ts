@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { AbortError } from 'p-retry';
 import type { z } from 'zod';
 import { IdempotencyKey } from '../../schemas/request-params.js';
+import { MAX_UPLOAD_BYTES } from '../../schemas/uploads.js';
 import { OTEL_REGISTRY, recordWait } from '../../tracing/tracing.js';
 import { VERSION } from '../../version.js';
 import { optionIssues } from '../check-options.js';
@@ -10,10 +12,8 @@ import {
   userAbortError,
   type ValidationIssue,
 } from '../errors/errors.js';
-import type { PreparedUpload } from '../uploads/upload-file.js';
-import { type FilePart, prepareFilePart } from '../uploads/upload-request.js';
+import type { PreparedUpload, UploadRules } from '../uploads/upload-file.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { randomIdempotencyKey } from './idempotency.js';
 import { recordRetry, startOperationSpan, traceOperation } from './operation-span.js';
 import {
   type IdempotentRequestOptions,
@@ -46,8 +46,11 @@ export interface CallInput {
   checkedBody?: unknown;
   /** `checkedBody` already written as JSON text (a bulk chunk's, its key hashed from it): sent as is. */
   jsonText?: string;
-  /** A multipart body's file part, checked (kind, size, first bytes) with the rest. */
-  file?: FilePart;
+  /** A multipart body's file part, checked (kind, size, first bytes) with the rest; `maxBytes` 10 MiB. */
+  file?: {
+    file: unknown;
+    rules: Omit<UploadRules, 'signal' | 'maxBytes'> & { maxBytes?: number | undefined };
+  };
   /** Problems the method found in its own options (bulk, upload), reported with the others. */
   issues?: readonly ValidationIssue[];
 }
@@ -151,7 +154,7 @@ export class Requester {
     let idempotencyKey: string | undefined;
     if (operation.idempotencyKey === true) {
       const given = (options as { idempotencyKey?: unknown } | null | undefined)?.idempotencyKey;
-      idempotencyKey = given === undefined ? randomIdempotencyKey() : (given as string);
+      idempotencyKey = given === undefined ? randomUUID() : (given as string); // a UUID v4, once per call
       const key = IdempotencyKey.safeParse(given ?? idempotencyKey);
       if (!key.success) issues.push({ path: 'idempotencyKey', message: key.error.issues[0]?.message ?? '' });
     }
@@ -194,11 +197,13 @@ export class Requester {
     return spec;
   }
 
-  // The file is checked with the other arguments (one error names them all); a spool file is deleted after.
+  // The file is checked with the other arguments (one error names them all): a refused file costs no
+  // request. upload-file.ts (reading, sniffing, spooling) loads with the first upload; a spool file is
+  // deleted after the call.
   async #upload<T>(
     operation: Operation,
     checked: CheckedCall & { issues: ValidationIssue[] },
-    part: FilePart | undefined,
+    part: CallInput['file'],
   ): Promise<WithResponse<T>> {
     const signal = checked.options?.signal;
     const call = { method: operation.method, path: checked.path };
@@ -206,13 +211,15 @@ export class Requester {
     const { issues } = checked;
     let prepared: PreparedUpload | undefined;
     try {
-      const { file: given, rules } = part ?? { file: undefined, rules: undefined };
-      const file = await prepareFilePart(
-        { file: given, rules: { ...checked.extras, ...rules } as FilePart['rules'] },
-        signal,
-      );
-      if ('issue' in file) issues.push(file.issue);
-      else prepared = file.prepared;
+      const { FileSourceError, prepareUpload, toFileSource } = await import('../uploads/upload-file.js');
+      const rules = { ...checked.extras, ...part?.rules } as UploadRules;
+      const maxBytes = rules.maxBytes ?? MAX_UPLOAD_BYTES;
+      try {
+        prepared = await prepareUpload(toFileSource(part?.file), { ...rules, maxBytes, signal });
+      } catch (error) {
+        if (!(error instanceof FileSourceError) || signal?.aborted) throw error;
+        issues.push({ path: error.field, message: error.message });
+      }
     } catch (error) {
       throw userAbortError(call, signal) ?? error;
     }
