@@ -49,14 +49,16 @@ export function investorRowCheck(
   window: number,
 ): (row: InvestorInput, position: number) => Checked<InvestorInput, InvestorRowResult> {
   const firstAt = new Map<string, number>();
+  // The id first seen at each of the last `window` + 1 positions (they come one after the other), forgotten
+  // as its position leaves the window. Walking the Map from its oldest entry instead skipped every deleted
+  // one each time: 13% of a CSV import's CPU.
+  const seen: (string | undefined)[] | undefined = Number.isFinite(window) ? [] : undefined;
   return (row, position) => {
+    const slot = position % (window + 1);
+    if (seen?.[slot] !== undefined) firstAt.delete(seen[slot]);
+    if (seen !== undefined) seen[slot] = undefined;
     const [, message] = unkeyed(row) ?? [];
     if (message !== undefined) return { result: failed('', 'invalid_field', message, 'partnerInvestorId') };
-    if (window < Number.POSITIVE_INFINITY)
-      for (const [id, at] of firstAt) {
-        if (at >= position - window) break;
-        firstAt.delete(id);
-      }
     const id = row.partnerInvestorId;
     const first = firstAt.get(id);
     if (first !== undefined) {
@@ -64,6 +66,7 @@ export function investorRowCheck(
       return { result: failed(id, 'duplicate_in_request', message, 'partnerInvestorId') };
     }
     firstAt.set(id, position);
+    if (seen !== undefined) seen[slot] = id;
     const parsed = InvestorInput.safeParse(row);
     if (parsed.success) return { input: parsed.data };
     const field = String(parsed.error.issues[0]?.path[0] ?? 'partnerInvestorId');
