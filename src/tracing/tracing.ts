@@ -86,6 +86,11 @@ export class Tracing {
     root = false,
   ): SdkSpan | undefined {
     if (api == null) return undefined;
+    // No provider registered: the API's proxy has nothing to delegate to, so no span would record. Return
+    // before the attributes are cleaned (their redaction was most of a GET's cost there, bench scenario 9).
+    const provider = this.#provider ?? api.trace.getTracerProvider();
+    if (provider instanceof api.ProxyTracerProvider && !provider.getDelegateTracer(TRACER_NAME, VERSION))
+      return undefined;
     this.#tracer ??= (this.#provider?.getTracer(TRACER_NAME, VERSION) ??
       api.trace.getTracer(TRACER_NAME, VERSION)) as OtelApi.Tracer;
     const span = this.#tracer.startSpan(name, {
