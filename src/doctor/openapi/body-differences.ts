@@ -4,8 +4,6 @@ import type { ShapeReader } from './json-shape.js';
 import { SDK_CHUNK_SIZE, type SdkOperation } from './sdk-expectations.js';
 import type { ServerOperation } from './server-operation.js';
 
-type Json = Record<string, unknown>;
-
 function mediaTypeMatches(documented: string, sent: string): boolean {
   const [type, subtype] = documented.split(';')[0]!.trim().toLowerCase().split('/');
   const [sentType, sentSubtype] = sent.split('/');
