@@ -138,9 +138,7 @@ export interface ClientOptions {
    * @default the client's own, in memory
    */
   rateLimitStore?: RateLimitStore | undefined;
-  /**
-   * @internal A ready-made authenticator instead of credentials (tests and advanced wiring).
-   */
+  /** @internal A ready-made authenticator instead of credentials (tests and advanced wiring). */
   authenticator?: Authenticator | undefined;
 }
 

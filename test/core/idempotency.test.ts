@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkKey, deriveIdempotencyKey, stableJson } from '../../src/core/request/idempotency.js';
 
@@ -55,6 +56,56 @@ describe('idempotency keys', () => {
     const holed = [1, undefined, null];
     holed.length = 4;
     expect(stableJson(holed)).toBe('[1,null,null,null]');
+  });
+
+  it('writes a value whose keys are already in order exactly as it writes a shuffled copy', () => {
+    // Bulk rows come out of their schema with sorted keys and are written without a sorted copy.
+    const sortedDeep = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(sortedDeep)
+        : value !== null && typeof value === 'object'
+          ? Object.fromEntries(
+              Object.keys(value)
+                .sort()
+                .map((k) => [k, sortedDeep((value as Record<string, unknown>)[k])]),
+            )
+          : value;
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const expected = stableJson(value);
+        expect(stableJson(sortedDeep(value))).toBe(expected);
+        expect(JSON.parse(expected)).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('takes the sorted copy whenever JSON.stringify of the value itself would differ', () => {
+    // Integer-like keys: JSON.stringify writes them first, in numeric order, in the value and in the copy.
+    expect(stableJson({ 10: 'b', 2: 'a', x: 'c' })).toBe('{"2":"a","10":"b","x":"c"}');
+    // A boxed string is an object with index keys to the copy, a string to JSON.stringify.
+    expect(stableJson({ a: new String('hi') })).toBe('{"a":{"0":"h","1":"i"}}');
+    // toJSON on an array, class instances, nested objects out of order under sorted ones.
+    const list = Object.assign([{ b: 1, a: 2 }], { toJSON: () => ({ z: 1, y: 2 }) });
+    expect(stableJson({ a: list })).toBe('{"a":{"y":2,"z":1}}');
+    class Point {
+      x = 1;
+      y = { b: 1, a: 2 };
+    }
+    expect(stableJson({ a: new Point() })).toBe('{"a":{"x":1,"y":{"a":2,"b":1}}}');
+    expect(stableJson({ a: 1, b: [{ a: 1, b: { d: 1, c: 2 } }] })).toBe(
+      '{"a":1,"b":[{"a":1,"b":{"c":2,"d":1}}]}',
+    );
+    // Sorted keys do not let a function, a symbol or a cycle through.
+    expect(() => stableJson({ a: 1, b: () => 1 })).toThrow(
+      new TypeError('stable JSON: cannot represent a function'),
+    );
+    expect(() => stableJson({ a: [Symbol('s')] })).toThrow(
+      new TypeError('stable JSON: cannot represent a symbol'),
+    );
+    const loop: Record<string, unknown> = { a: 1 };
+    loop.b = [loop];
+    expect(() => stableJson(loop)).toThrow(new TypeError('stable JSON: the payload has a cycle'));
   });
 
   it('chunk keys are deterministic per index', () => {

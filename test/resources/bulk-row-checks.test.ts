@@ -65,6 +65,20 @@ describe('investors.create row checks per chunk', () => {
     ]);
   });
 
+  it("lists a row's bad fields in the order the row type declares them, and names the first", async () => {
+    const env = await api.start();
+    const [row] = investorRows(1);
+    const bad = { ...row!, countryOfResidence: 'XXX', email: 'broken', dateOfBirth: '1990-13-01' };
+    const result = await env.client.investors.create([bad]);
+    expect(result.results[0]?.error?.field).toBe('email');
+    expect(result.results[0]?.error?.message.split('; ').map((part) => part.split(':')[0])).toEqual([
+      'email',
+      'dateOfBirth',
+      'countryOfResidence',
+    ]);
+    expect(env.fake.requests.filter((r) => r.path === '/v1/investors')).toEqual([]);
+  });
+
   it('hands back the row as given for a retry: nothing trimmed or dropped, unknown fields kept', async () => {
     const env = await api.start();
     const [row] = investorRows(1);

@@ -204,9 +204,7 @@ function readEnvelope(json: unknown) {
 // Credential headers are dropped; the others keep their names, with secret values replaced.
 function redactHeaderValues(headers: Headers, secrets: SecretRegistry | undefined): Headers {
   const out = new Headers();
-  for (const [name, value] of headers) {
-    if (!isSecretKey(name)) out.append(name, redactText(value, secrets));
-  }
+  for (const [name, value] of headers) if (!isSecretKey(name)) out.append(name, redactText(value, secrets));
   return out;
 }
 

@@ -122,9 +122,7 @@ export function redactHeaders(
 ): Record<string, string> {
   const out: Record<string, string> = {};
   const entries = headers instanceof Headers ? headers.entries() : Object.entries(headers);
-  for (const [name, value] of entries) {
-    out[name] = isSecretKey(name) ? REDACTED : redactText(value, secrets);
-  }
+  for (const [name, value] of entries) out[name] = isSecretKey(name) ? REDACTED : redactText(value, secrets);
   return out;
 }
 

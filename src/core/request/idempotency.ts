@@ -47,9 +47,21 @@ export function chunkKey(baseKey: string, index: number): string {
  * Functions, symbols and cycles are refused (`JSON.stringify` would drop the first two); symbol keys are skipped.
  */
 export function stableJson(value: unknown): string {
-  const json = JSON.stringify(sortedCopy(value, '', []));
+  const json = JSON.stringify(inOrder(value) ? value : sortedCopy(value, '', []));
   if (json === undefined) throw new TypeError('stable JSON: the payload has no JSON representation');
   return json;
+}
+
+// Whether JSON.stringify writes `value` as its sorted copy: a plain object, its keys ascending, of JSON
+// primitives and such objects, two levels deep (a bulk row). Copying a checked row took 1.5 µs of its 2.4.
+function inOrder(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== 'object')
+    return typeof value !== 'function' && typeof value !== 'symbol';
+  if (depth > 1 || Object.getPrototypeOf(value) !== Object.prototype || 'toJSON' in value) return false;
+  const names = Object.keys(value);
+  return names.every(
+    (name, i) => (i === 0 || names[i - 1]! < name) && inOrder((value as never)[name], depth + 1),
+  );
 }
 
 // `value` as JSON.stringify sees it (after `toJSON(key)`), each object a copy with its keys sorted.

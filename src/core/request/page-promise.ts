@@ -116,9 +116,7 @@ export class PagePromise<Page, Item> implements PromiseLike<Page>, AsyncIterable
 
   /** Every item of every page, in order (`for await`); pages are fetched as iteration reaches them. */
   async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
-    for await (const page of this.pages()) {
-      yield* this.#source.items(page);
-    }
+    for await (const page of this.pages()) yield* this.#source.items(page);
   }
 }
 

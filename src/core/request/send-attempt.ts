@@ -148,9 +148,8 @@ function deadlineError(context: RequestContext, deadline: number | undefined, ca
 
 function connectionMessage(error: unknown): string {
   // Only the error code (ECONNREFUSED, UND_ERR_SOCKET…): causes can quote hosts and URLs.
-  const code = (error as { code?: unknown; cause?: { code?: unknown } } | null)?.code;
-  const causeCode = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
-  const shown = typeof code === 'string' ? code : typeof causeCode === 'string' ? causeCode : undefined;
+  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
+  const shown = [code, cause?.code].find((c) => typeof c === 'string');
   return shown === undefined ? 'connection failed' : `connection failed (${shown})`;
 }
 

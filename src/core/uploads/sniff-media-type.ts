@@ -20,9 +20,7 @@ function startsWith(bytes: Uint8Array, signature: readonly number[], offset = 0)
  * declared type says): PDF, JPEG, PNG or WEBP, else `undefined`.
  */
 export function sniffMediaType(head: Uint8Array): UploadMediaType | undefined {
-  for (const signature of signatures) {
-    if (startsWith(head, signature.bytes)) return signature.type;
-  }
+  for (const signature of signatures) if (startsWith(head, signature.bytes)) return signature.type;
   if (startsWith(head, ascii('RIFF')) && startsWith(head, ascii('WEBP'), 8)) return 'image/webp';
   return undefined;
 }
