@@ -28,7 +28,7 @@ async function check(
   await writeFile(file, content);
   const kind = options.kind === 'subscriptions' ? subscriptionsImport('spv_1', undefined) : investorsImport();
   const rows: CheckedRow[] = [];
-  for await (const row of checkedRows({
+  for await (const batch of checkedRows({
     kind,
     file,
     delimiter: undefined,
@@ -36,7 +36,7 @@ async function check(
     formats: options.formats,
     shareClasses: options.shareClasses,
   })) {
-    rows.push(row);
+    rows.push(...batch);
   }
   return rows;
 }

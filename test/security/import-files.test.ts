@@ -33,7 +33,7 @@ function fileIn(name: string): string {
 
 async function readAll(path: string): Promise<{ line: number; cells: string[] }[]> {
   const records = [];
-  for await (const record of readCsv(path, undefined)) records.push(record);
+  for await (const batch of readCsv(path, undefined)) records.push(...batch);
   return records;
 }
 
@@ -142,6 +142,14 @@ describe('input files are bounded and checked (findings 6 and 11)', () => {
       `${INVESTOR_HEADER}\n${investorLine(1)}\n${investorLine(2)}\ninv-3,a\0b@example.com,A,B,1985-02-28,DE\n`,
     );
     await expect(readAll(nul)).rejects.toThrow(/: line 4: a cell holds a NUL byte/);
+    // The records before the bad one are handed over first (a --check lists their problems before it).
+    const before: number[] = [];
+    await expect(
+      (async () => {
+        for await (const batch of readCsv(nul, undefined)) before.push(...batch.map((record) => record.line));
+      })(),
+    ).rejects.toThrow(/line 4/);
+    expect(before).toEqual([1, 2, 3]);
     const latin1 = fileIn('latin1.csv');
     await writeFile(
       latin1,

@@ -46,23 +46,28 @@ export interface RowSource {
 }
 
 /**
- * Every data row of the file, in order, checked with the kind's schema — the SDK's own input check, so a
- * row passing here is one the SDK sends. Blank rows are skipped (they are not data). The header is mapped
- * first: a header that does not map throws before any row is read.
+ * Every data row of the file, in order and in batches (as {@link readCsv} reads them), checked with the
+ * kind's schema — the SDK's own input check, so a row passing here is one the SDK sends. Blank rows are
+ * skipped (they are not data). The header is mapped first: a header that does not map throws before any
+ * row is read.
  */
-export async function* checkedRows(source: RowSource): AsyncGenerator<CheckedRow> {
+export async function* checkedRows(source: RowSource): AsyncGenerator<CheckedRow[]> {
   let columns: ColumnMap | undefined;
   let context: ConvertContext | undefined;
-  for await (const record of readCsv(source.file, source.delimiter)) {
-    if (columns === undefined) {
-      columns = mapColumns(record.cells, source.kind, source.maps);
-      source.kind.checkColumns?.(columns);
-      context = await convertContext(source, columns);
-      source.onColumns?.(columns);
-      continue;
+  for await (const records of readCsv(source.file, source.delimiter)) {
+    const rows: CheckedRow[] = [];
+    for (const record of records) {
+      if (columns === undefined) {
+        columns = mapColumns(record.cells, source.kind, source.maps);
+        source.kind.checkColumns?.(columns);
+        context = await convertContext(source, columns);
+        source.onColumns?.(columns);
+        continue;
+      }
+      if (record.cells.every((cell) => cell.trim() === '')) continue;
+      rows.push(checkRow(source.kind, columns, context as ConvertContext, record.line, record.cells));
     }
-    if (record.cells.every((cell) => cell.trim() === '')) continue;
-    yield checkRow(source.kind, columns, context as ConvertContext, record.line, record.cells);
+    if (rows.length > 0) yield rows;
   }
 }
 
@@ -89,16 +94,24 @@ function convertRow(
   problems: RowProblem[],
 ): Map<string, string> {
   const originals = new Map<string, string>();
-  for (const [field, kind] of Object.entries(VALUE_KINDS)) {
-    const value = valueAt(row, field);
-    if (!columns.has(field) || value === '') continue;
+  for (const { field, path, kind } of VALUE_FIELDS) {
+    if (!columns.has(field)) continue;
+    const value = valueAt(row, path);
+    if (value === '') continue;
     originals.set(field, value);
     const converted = convertValue(kind, value, context);
     if ('problem' in converted) problems.push({ column: columns.columnOf(field), reason: converted.problem });
-    else setValueAt(row, field, converted.value);
+    else setValueAt(row, path, converted.value);
   }
   return originals;
 }
+
+// The fields of VALUE_KINDS with their paths split once.
+const VALUE_FIELDS = Object.entries(VALUE_KINDS).map(([field, kind]) => ({
+  field,
+  path: field.split('.'),
+  kind,
+}));
 
 function checkRow(
   kind: ImportKind,
@@ -124,7 +137,7 @@ function checkRow(
   const unresolved = kind.resolve?.(row);
   if (unresolved !== undefined)
     problems.push({ column: columns.columnOf(kind.extraFields[0] ?? ''), reason: unresolved });
-  const echo = kind.echoFields.map((field) => valueAt(row, field));
+  const echo = kind.echoFields.map((field) => valueAt(row, field.split('.')));
   for (const field of kind.extraFields) delete row[field];
   const parsed = kind.schema.safeParse(row);
   if (parsed.success) {
@@ -139,7 +152,7 @@ function checkRow(
     const column = field === '' ? '' : columns.columnOf(field);
     // A cell that could not be converted is already explained, with its value.
     if (unconverted.has(column)) continue;
-    const current = valueAt(row, field);
+    const current = valueAt(row, issue.path.map(String));
     const reason =
       field === ''
         ? issue.message
@@ -159,20 +172,20 @@ function hasCellPast(cells: readonly string[], width: number): boolean {
   return false;
 }
 
-/** The string at a dotted field path of a row, or `''`. */
-function valueAt(row: Record<string, unknown>, field: string): string {
+/** The string at a field path (`['lumpSum', 'value']`) of a row, or `''`. */
+function valueAt(row: Record<string, unknown>, path: readonly string[]): string {
   let value: unknown = row;
-  for (const key of field.split('.')) {
+  for (const key of path) {
     value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
   }
   return typeof value === 'string' ? value : '';
 }
 
-function setValueAt(row: Record<string, unknown>, field: string, value: string): void {
-  const path = field.split('.');
+function setValueAt(row: Record<string, unknown>, path: readonly string[], value: string): void {
   let target = row;
-  for (const key of path.slice(0, -1)) target = target[key] as Record<string, unknown>;
-  target[path.at(-1) as string] = value;
+  for (let depth = 0; depth < path.length - 1; depth += 1)
+    target = target[path[depth] as string] as Record<string, unknown>;
+  target[path[path.length - 1] as string] = value;
 }
 
 /** The results file's outcome for a row refused by the local check: the SDK's `invalid_field` shape. */

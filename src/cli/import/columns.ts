@@ -10,6 +10,8 @@ export interface ColumnMap {
   readonly header: readonly string[];
   /** Field path (`email`, `lumpSum.value`) per column; `undefined` for an ignored column. */
   readonly fields: readonly (string | undefined)[];
+  /** The same paths split at their dots, once for the file rather than per cell. */
+  readonly paths: readonly (readonly string[] | undefined)[];
   /** The column a field is read from, or the field itself when no column holds it. */
   columnOf(field: string): string;
   has(field: string): boolean;
@@ -105,6 +107,7 @@ export function mapColumns(header: readonly string[], kind: ImportKind, maps: re
   return {
     header: names,
     fields,
+    paths: fields.map((field) => field?.split('.')),
     columnOf: (field) => columnOfField.get(field) ?? field,
     has: (field) => columnOfField.has(field),
   };
@@ -124,17 +127,19 @@ export function describeColumns(columns: ColumnMap): string {
  */
 export function rowObject(cells: readonly string[], columns: ColumnMap): Record<string, unknown> {
   const row: Record<string, unknown> = {};
-  columns.fields.forEach((field, index) => {
+  const { paths } = columns;
+  for (let index = 0; index < paths.length; index += 1) {
+    const path = paths[index];
     const value = cells[index]?.trim();
-    if (field === undefined || value === undefined || value === '') return;
-    const path = field.split('.');
+    if (path === undefined || value === undefined || value === '') continue;
     let target = row;
-    for (const key of path.slice(0, -1)) {
+    for (let depth = 0; depth < path.length - 1; depth += 1) {
+      const key = path[depth] as string;
       target[key] ??= {};
       target = target[key] as Record<string, unknown>;
     }
-    target[path.at(-1) as string] = value;
-  });
+    target[path[path.length - 1] as string] = value;
+  }
   return row;
 }
 

@@ -27,21 +27,23 @@ export async function readPeople(path: string): Promise<Map<string, string>> {
   const people = new Map<string, string>();
   let idColumn = -1;
   let personColumn = -1;
-  for await (const { cells } of readCsv(path, undefined)) {
-    if (idColumn === -1) {
-      const header = cells.map((cell) => cell.trim().toLowerCase());
-      idColumn = header.indexOf('partnerinvestorid');
-      personColumn = header.indexOf('servicepersonid');
-      if (idColumn === -1 || personColumn === -1) {
-        throw new ImportInputError(
-          `--people ${path}: expected columns partnerInvestorId and servicePersonId`,
-        );
+  for await (const records of readCsv(path, undefined)) {
+    for (const { cells } of records) {
+      if (idColumn === -1) {
+        const header = cells.map((cell) => cell.trim().toLowerCase());
+        idColumn = header.indexOf('partnerinvestorid');
+        personColumn = header.indexOf('servicepersonid');
+        if (idColumn === -1 || personColumn === -1) {
+          throw new ImportInputError(
+            `--people ${path}: expected columns partnerInvestorId and servicePersonId`,
+          );
+        }
+        continue;
       }
-      continue;
+      const id = unneutralised(cells[idColumn] ?? '');
+      const person = unneutralised(cells[personColumn] ?? '');
+      if (id !== '' && person !== '') people.set(id, person);
     }
-    const id = unneutralised(cells[idColumn] ?? '');
-    const person = unneutralised(cells[personColumn] ?? '');
-    if (id !== '' && person !== '') people.set(id, person);
   }
   if (idColumn === -1) throw new ImportInputError(`--people ${path}: the file is empty`);
   return people;

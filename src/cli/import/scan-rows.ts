@@ -34,21 +34,23 @@ function badRowLine(row: CheckedRow): string {
  */
 export async function scanRows(options: ScanOptions): Promise<ScanResult> {
   const result: ScanResult = { total: 0, bad: 0, stopped: false, trimmed: 0 };
-  for await (const row of checkedRows(options)) {
-    if (options.stopRequested()) {
-      result.stopped = true;
-      break;
+  for await (const rows of checkedRows(options)) {
+    for (const row of rows) {
+      if (options.stopRequested()) {
+        result.stopped = true;
+        return result;
+      }
+      result.total += 1;
+      result.trimmed += row.trimmed ?? 0;
+      if (row.problems === undefined) continue;
+      result.bad += 1;
+      const report = options.report;
+      if (report === undefined) continue;
+      const line = report.json
+        ? `${JSON.stringify({ type: 'invalid-row', line: row.line, problems: row.problems })}\n`
+        : badRowLine(row);
+      if (!report.io.stdout.write(line)) await once(report.io.stdout, 'drain');
     }
-    result.total += 1;
-    result.trimmed += row.trimmed ?? 0;
-    if (row.problems === undefined) continue;
-    result.bad += 1;
-    const report = options.report;
-    if (report === undefined) continue;
-    const line = report.json
-      ? `${JSON.stringify({ type: 'invalid-row', line: row.line, problems: row.problems })}\n`
-      : badRowLine(row);
-    if (!report.io.stdout.write(line)) await once(report.io.stdout, 'drain');
   }
   return result;
 }

@@ -43,10 +43,12 @@ export async function sendRows(plan: SendPlan): Promise<SendOutcome> {
   // already in the chunk's outcomes, even when the SDK's call rejects because no chunk got through.
   const aboutRows = new Set<unknown>();
   async function* inputs(): AsyncGenerator<Record<string, unknown> | null> {
-    for await (const row of checkedRows(plan)) {
-      if (plan.stopRequested() || result.fatal !== undefined) throw STOP;
-      unanswered.push(row);
-      yield row.input ?? null;
+    for await (const rows of checkedRows(plan)) {
+      for (const row of rows) {
+        if (plan.stopRequested() || result.fatal !== undefined) throw STOP;
+        unanswered.push(row);
+        yield row.input ?? null;
+      }
     }
   }
   try {
