@@ -1,5 +1,11 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import type { Contender, Segment } from './interleave.js';
+import {
+  type Contender,
+  type ContenderResult,
+  type InterleaveHooks,
+  interleave,
+  type Segment,
+} from './interleave.js';
 
 // A contender in a Node process of its own, driven over IPC by the scenario's process. In one shared process
 // each contender paid for garbage collections brought about by the others' garbage, unevenly (see the bulk
@@ -64,6 +70,32 @@ export function startContenderProcess(
         });
     });
   });
+}
+
+/**
+ * {@link interleave} in `sets` fresh sets of contender processes, every set's results in order. `start` starts
+ * one set into the array it is given, one process at a time (so a failed start still closes the others); each
+ * set is closed after its rounds. A Node process settles into one of V8's steady states for its
+ * whole life, cheap or costly to collect (bench findings, "GC modes"), so the ratio between two processes
+ * moves with where each settled: a figure judged on the median over sets rests on several draws, not one.
+ */
+export async function interleaveInSets(
+  sets: number,
+  start: (children: ContenderProcess[]) => Promise<void>,
+  rounds: number,
+  hooks: InterleaveHooks = {},
+): Promise<ContenderResult[][]> {
+  const results: ContenderResult[][] = [];
+  for (let set = 0; set < sets; set++) {
+    const children: ContenderProcess[] = [];
+    try {
+      await start(children);
+      results.push(await interleave(children, rounds, hooks));
+    } finally {
+      await Promise.all(children.map((child) => child.close()));
+    }
+  }
+  return results;
 }
 
 /** One contender as its process runs it: a segment resolves with the operations it completed. */

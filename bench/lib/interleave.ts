@@ -69,15 +69,26 @@ export async function interleave(
       onSegment?.(contender.name, round, segment);
     }
   }
-  return contenders.map(({ name }) => {
-    const list = segments.get(name)!;
-    return {
+  return contenders.map(({ name }) => resultOf(name, segments.get(name)!));
+}
+
+function resultOf(name: string, segments: Segment[]): ContenderResult {
+  return {
+    name,
+    segments,
+    opsPerSecond: median(segments.map((s) => (s.ops * 1000) / s.ms)),
+    cpuMicrosPerOp: cpuMicrosPerOpOf(segments),
+  };
+}
+
+/** The results of several sets of the same contenders (in the same order) as one: every segment of each. */
+export function mergeSets(sets: readonly (readonly ContenderResult[])[]): ContenderResult[] {
+  return (sets[0] ?? []).map(({ name }, k) =>
+    resultOf(
       name,
-      segments: list,
-      opsPerSecond: median(list.map((s) => (s.ops * 1000) / s.ms)),
-      cpuMicrosPerOp: cpuMicrosPerOpOf(list),
-    };
-  });
+      sets.flatMap((set) => set[k]!.segments),
+    ),
+  );
 }
 
 /**

@@ -13,6 +13,8 @@ import { rawAccessToken } from '../lib/raw-token.js';
 export interface BulkChildSetup {
   mode: 'sdk' | 'raw' | 'fetch';
   total: number;
+  /** Calls of `total` rows one after the other in each segment (1 by default): a longer segment is less noisy. */
+  calls?: number;
   chunkSize: number;
   concurrency: number;
   partner: { baseUrl: string; clientId: string; issuer: string; privateKey: string };
@@ -25,12 +27,14 @@ async function sdkContender(setup: BulkChildSetup): Promise<ServedContender> {
   let batch = 0;
   return {
     segment: async () => {
-      const result = await client.investors.create(investorRows(total, `sdk-${batch++}`), {
-        chunkSize,
-        concurrency,
-      });
-      if (result.succeeded.length !== total) throw new Error(`${result.failed.length} rows failed`);
-      return total;
+      for (let call = 0; call < (setup.calls ?? 1); call++) {
+        const result = await client.investors.create(investorRows(total, `sdk-${batch++}`), {
+          chunkSize,
+          concurrency,
+        });
+        if (result.succeeded.length !== total) throw new Error(`${result.failed.length} rows failed`);
+      }
+      return total * (setup.calls ?? 1);
     },
     close: () => client.close(),
   };
@@ -52,26 +56,30 @@ async function rawContender(setup: BulkChildSetup): Promise<ServedContender> {
   let batch = 0;
   return {
     segment: async () => {
-      const rows = investorRows(total, `raw-${batch++}`);
-      const chunks = Array.from({ length: Math.ceil(rows.length / chunkSize) }, (_, i) =>
-        rows.slice(i * chunkSize, (i + 1) * chunkSize),
-      );
-      let created = 0;
-      await pool(chunks.length, concurrency, async (i) => {
-        const { status, text } = await post(
-          url,
-          { authorization, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-          JSON.stringify({ investors: chunks[i] }),
-        );
-        if (status !== 200) throw new Error(`HTTP ${status}`);
-        const { results } = JSON.parse(text) as { results: { servicePersonId?: string }[] };
-        created += results.filter((r) => r.servicePersonId !== undefined).length;
-      });
-      if (created !== total) throw new Error(`${total - created} rows failed`);
-      return total;
+      for (let call = 0; call < (setup.calls ?? 1); call++) await rawCall(`raw-${batch++}`);
+      return total * (setup.calls ?? 1);
     },
     close: () => agent.close(),
   };
+
+  async function rawCall(prefix: string): Promise<void> {
+    const rows = investorRows(total, prefix);
+    const chunks = Array.from({ length: Math.ceil(rows.length / chunkSize) }, (_, i) =>
+      rows.slice(i * chunkSize, (i + 1) * chunkSize),
+    );
+    let created = 0;
+    await pool(chunks.length, concurrency, async (i) => {
+      const { status, text } = await post(
+        url,
+        { authorization, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        JSON.stringify({ investors: chunks[i] }),
+      );
+      if (status !== 200) throw new Error(`HTTP ${status}`);
+      const { results } = JSON.parse(text) as { results: { servicePersonId?: string }[] };
+      created += results.filter((r) => r.servicePersonId !== undefined).length;
+    });
+    if (created !== total) throw new Error(`${total - created} rows failed`);
+  }
 }
 
 await serveContender<BulkChildSetup>((setup) =>

@@ -1,8 +1,11 @@
 // One run of scenario 8's stream figures in a process of its own (import-csv.ts), against the echo server:
 // `sdk` is the built SDK's `investors.create` fed by an async generator of generated rows, results taken by
 // `onChunk`; `raw` streams the same rows in the same chunks with undici.request, 4 in flight, without the SDK.
-// Prints `{ seconds, cpuSeconds, done, failed, peakMb, heapUsedMb, newSpaceMb }`: peak RSS is the process's
-// getrusage maximum; the heap alive after a full collection and V8's young generation (new space) are taken at the end.
+// Prints `{ seconds, cpuSeconds, done, failed, peakMb, heapUsedMb, newSpaceMb, startMb, halfPeakMb,
+// sampledPeakMb }`:
+// peak RSS is the process's getrusage maximum; the heap alive after a full collection and V8's young
+// generation (new space) are taken at the end; RSS sampled after each chunk, its highest value once half the
+// rows were answered (`halfPeakMb`) and at the end (`sampledPeakMb`); RSS before the call (`startMb`).
 import { readFile } from 'node:fs/promises';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { request } from 'undici';
@@ -72,11 +75,17 @@ function viaUndici(onResults: (results: Results) => void) {
 
 let done = 0;
 let failed = 0;
+// RSS sampled after every answered chunk: its highest value once half the rows were answered, and overall.
+let sampledPeak = 0;
+let halfPeak: number | undefined;
 const count = (results: Results) => {
   done += results.length;
   failed += results.filter((row) => row.error != null).length;
+  sampledPeak = Math.max(sampledPeak, process.memoryUsage.rss());
+  if (halfPeak === undefined && done >= Number(rowsArg) / 2) halfPeak = sampledPeak;
 };
 const contender = mode === 'raw' ? viaUndici(count) : await viaSdk(count);
+const startMb = process.memoryUsage.rss() / (1024 * 1024);
 const started = performance.now();
 const cpuStarted = process.cpuUsage();
 await contender.send();
@@ -91,5 +100,5 @@ const peakMb = process.resourceUsage().maxRSS / 1024;
 (globalThis as { gc?: () => void }).gc?.();
 const heapUsedMb = mb(process.memoryUsage().heapUsed);
 process.stdout.write(
-  `${JSON.stringify({ seconds, cpuSeconds, done, failed, peakMb, heapUsedMb, newSpaceMb: mb(newSpace) })}\n`,
+  `${JSON.stringify({ seconds, cpuSeconds, done, failed, peakMb, heapUsedMb, newSpaceMb: mb(newSpace), startMb, halfPeakMb: mb(halfPeak ?? 0), sampledPeakMb: mb(sampledPeak) })}\n`,
 );

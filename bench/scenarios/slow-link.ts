@@ -24,7 +24,7 @@ const DEFAULTS = { chunkSize: 500, concurrency: 4 } as const;
  */
 export async function runSlowLink({ quick, log }: BenchContext): Promise<ScenarioResult> {
   const rows = quick ? 1_000 : 25_000;
-  const rounds = quick ? 1 : 7;
+  const rounds = quick ? 1 : 15;
   const fake = await spawnFakeServer();
   const partner = fake.partner;
   let replay: ReplayServerProcess | undefined;
