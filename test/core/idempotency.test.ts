@@ -76,8 +76,15 @@ describe('idempotency keys', () => {
         expect(stableJson(sortedDeep(value))).toBe(expected);
         expect(JSON.parse(expected)).toEqual(JSON.parse(JSON.stringify(value)));
       }),
-      { numRuns: 300 },
+      { numRuns: 300, seed: 20_261_128 },
     );
+  });
+
+  it('keeps an own __proto__ key, as JSON.parse makes it, in the sorted copy', () => {
+    // Found by the property test above: assigning `__proto__` on a plain copy set its prototype instead.
+    const value = JSON.parse('{"b":{"z":1,"__proto__":{"x":1}},"a":{"__proto__":0}}');
+    expect(stableJson(value)).toBe('{"a":{"__proto__":0},"b":{"__proto__":{"x":1},"z":1}}');
+    expect(deriveIdempotencyKey('n', value)).not.toBe(deriveIdempotencyKey('n', { a: {}, b: { z: 1 } }));
   });
 
   it('takes the sorted copy whenever JSON.stringify of the value itself would differ', () => {

@@ -64,9 +64,9 @@ function inOrder(value: unknown, depth = 0): boolean {
   );
 }
 
-// `value` as JSON.stringify sees it (after `toJSON(key)`), each object a copy with its keys sorted.
+// `value` as JSON.stringify sees it (after `toJSON(key)`, a BigInt's left to JSON.stringify), objects as
+// sorted copies with no prototype (so an own `__proto__` key, as JSON.parse makes, stays a key).
 function sortedCopy(value: unknown, key: string, path: object[]): unknown {
-  // A BigInt's toJSON is left to JSON.stringify, which calls it with the same key.
   const toJSON = Object(value) === value ? (value as { toJSON?: unknown }).toJSON : undefined;
   const item: unknown = typeof toJSON === 'function' ? toJSON.call(value, key) : value;
   const kind = typeof item;
@@ -75,7 +75,7 @@ function sortedCopy(value: unknown, key: string, path: object[]): unknown {
   if (item === null || typeof item !== 'object') return item;
   if (path.includes(item)) throw new TypeError('stable JSON: the payload has a cycle');
   path.push(item);
-  const copy = (Array.isArray(item) ? [] : {}) as Record<string, unknown>;
+  const copy = (Array.isArray(item) ? [] : Object.create(null)) as Record<string, unknown>;
   for (const name of Array.isArray(item) ? item.keys() : Object.keys(item).sort())
     copy[name] = sortedCopy((item as Record<string, unknown>)[name], String(name), path);
   path.pop();
