@@ -11,9 +11,8 @@ export function optionIssues<S extends z.ZodType>(
   options: unknown,
   root = '',
 ): { data: z.output<S>; issues: [] } | { data: undefined; issues: ValidationIssue[] } {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
     return { data: undefined, issues: [{ path: root, message: 'expected an options object' }] };
-  }
   const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
   const parsed = schema.safeParse(defined);
   if (parsed.success) return { data: parsed.data, issues: [] };

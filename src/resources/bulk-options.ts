@@ -19,7 +19,7 @@ export interface BulkCreateOptions<Input = unknown, Result = unknown> extends Id
    * @default 500
    */
   chunkSize?: number;
-  /** Chunk requests in flight at once (1-16). @default 4 */
+  /** Chunk requests awaiting their answer at once (1-16; docs/bulk-and-uploads.md). @default 4 */
   concurrency?: number;
   /** Called after every chunk with the rows answered so far; the last call has `done === total`. */
   onProgress?: (progress: BulkProgress) => void;
@@ -108,13 +108,14 @@ export function sendBulk<Input, Result extends RowResult, Success extends Result
       field,
       requester,
       operation: operation.span,
-      send: (rows, idempotencyKey, bodyJson) =>
+      send: (rows, idempotencyKey, bodyJson, answered) =>
         requester.call(
           operation,
           {
             ...(call.input.params && { params: call.input.params }),
             checkedBody: { [field]: rows },
             jsonText: bodyJson,
+            answered,
           },
           { ...checked.options, idempotencyKey },
         ) as APIPromise<Result[]>,

@@ -52,9 +52,8 @@ function compareVersions(a: string, b: string): number {
 export function contractVersionsOf(body: unknown): ContractVersions {
   const entries = Array.isArray(body) ? body : isRecord(body) ? body['versions'] : undefined;
   const latest = isRecord(body) ? body['latest'] : undefined;
-  if (!Array.isArray(entries) || (latest != null && typeof latest !== 'string')) {
+  if (!Array.isArray(entries) || (latest != null && typeof latest !== 'string'))
     return unrecognized(body, { latest: undefined });
-  }
   const versions = entries.map(versionOf);
   if (versions.includes(undefined)) return unrecognized(body, { latest: undefined });
   const listed = versions as ContractVersionInfo[];

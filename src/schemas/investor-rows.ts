@@ -35,9 +35,8 @@ function describe({ issues }: z.ZodError, declared: z.ZodObject) {
  */
 export function checkInvestorRows(investors: unknown): ValidationIssue[] {
   if (isRecord(investors) && Symbol.asyncIterator in investors) return [];
-  if (!Array.isArray(investors)) {
+  if (!Array.isArray(investors))
     return [{ path: 'investors', message: 'Expected an array or an AsyncIterable of investor rows' }];
-  }
   const issues: ValidationIssue[] = [];
   // A loop, not forEach: a sparse array's holes are rows too.
   for (let index = 0; index < investors.length; index += 1) {

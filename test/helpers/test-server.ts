@@ -26,7 +26,10 @@ export type Reply =
   | {
       status?: number;
       headers?: Record<string, string>;
-      /** Objects are sent as JSON (with `content-type: application/json` unless headers say otherwise). */
+      /**
+       * Objects are sent as JSON (with `content-type: application/json` unless headers say otherwise). An
+       * async iterable is streamed: the head goes out first, then each piece as the iterable yields it.
+       */
       body?: unknown;
     }
   | 'hang'
@@ -129,6 +132,14 @@ function send(res: ServerResponse, reply: Exclude<Reply, 'hang' | 'destroy'>): v
     }
   }
   res.writeHead(reply.status ?? 200, headers);
+  if (reply.body !== null && typeof reply.body === 'object' && Symbol.asyncIterator in reply.body) {
+    res.flushHeaders();
+    void (async () => {
+      for await (const piece of reply.body as AsyncIterable<string>) res.write(piece);
+      res.end();
+    })();
+    return;
+  }
   res.end(payload);
 }
 

@@ -26,8 +26,8 @@ export interface BulkRunSpec<Input, Result> {
   requester: Requester;
   /** The operation's span name (`investors.create`): the call's span and its chunk fit. */
   operation: string;
-  /** Sends one chunk; `bodyJson` is the body as stable JSON, the text its key was hashed from. */
-  send(rows: Input[], idempotencyKey: string, bodyJson: string): APIPromise<readonly Result[]>;
+  /** Sends one chunk; `json` is its body as stable JSON (its key hashed from it), `answered` sees a 2xx's head. */
+  send(rows: Input[], key: string, json: string, answered?: () => void): APIPromise<readonly Result[]>;
   /** The id pairing a row with its result; when a row or result has none, a chunk pairs by position. */
   keyOf(input: Input): string | undefined;
   resultKeyOf(result: Result): string | undefined;
@@ -118,21 +118,26 @@ class BulkRun<Input, Result> {
       array?.[Symbol.iterator]() ?? (spec.inputs as AsyncIterable<Input>)[Symbol.asyncIterator]();
     // Chunks in input order: at most `concurrency` in flight and twice that held, up to `concurrency` of them
     // checked and waiting for a lane (`ready`), so answers that come together are each followed at once.
-    const window: { sending: Promise<Slot<Input, Result>>; settled: boolean }[] = [];
+    // Without callbacks to run between chunks, a lane is free once its 2xx answer's head has arrived.
+    const window: { sending: Promise<Slot<Input, Result>>; settled: boolean; free?: boolean }[] = [];
     const ready: Slot<Input, Result>[] = [];
-    const pending = () => window.filter((entry) => !entry.settled);
+    const pending = () => window.filter((entry) => !entry.settled && !entry.free);
+    let wake: (entry?: unknown) => void = () => {}; // `advance`, waiting for an entry to be marked
+    const mark = (e: object, key: 'free' | 'settled') => () => wake(Object.assign(e, { [key]: true }));
     // Delivers answered chunks in order and sends ready ones while a lane is free; returns once another chunk
     // may be read (`more`), else once everything is delivered.
     const advance = async (more: boolean) => {
       const { concurrency } = spec;
       for (;;) {
+        const changed = new Promise((resolve) => (wake = resolve));
         while (window[0]?.settled === true)
           await this.#deliver(await (window.shift() as (typeof window)[number]).sending);
         const sent = window.length;
         while (ready.length > 0 && pending().length < concurrency && window.length < 2 * concurrency) {
-          const entry = { sending: this.#send(ready.shift() as Slot<Input, Result>), settled: false };
-          const settle = () => (entry.settled = true);
-          entry.sending.then(settle, settle);
+          const entry: (typeof window)[number] = { sending: undefined as never, settled: false };
+          const free = (spec.onChunk ?? spec.onProgress) ? undefined : mark(entry, 'free');
+          entry.sending = this.#send(ready.shift() as Slot<Input, Result>, free);
+          entry.sending.then(mark(entry, 'settled'), mark(entry, 'settled'));
           window.push(entry);
         }
         // Let the requests' promise steps run (and answers arrive) before more rows are checked; look again.
@@ -142,7 +147,7 @@ class BulkRun<Input, Result> {
         }
         const held = window.length + ready.length;
         if (more ? ready.length < concurrency && held < 2 * concurrency : held === 0) return;
-        await Promise.race(pending().map((waiting) => waiting.sending));
+        await changed;
       }
     };
     let ended = false;
@@ -199,12 +204,12 @@ class BulkRun<Input, Result> {
     return slot;
   }
 
-  async #send(slot: Slot<Input, Result>): Promise<Slot<Input, Result>> {
+  async #send(slot: Slot<Input, Result>, free?: () => void): Promise<Slot<Input, Result>> {
     const positions = slot.rows.flatMap((_, i) => (slot.results[i] === undefined ? [i] : []));
     if (positions.length === 0) return slot;
     const held = this.#spec.wholeChunks === true && positions.length < slot.rows.length;
     if (this.#stopper === undefined && !held) {
-      await this.#sendPiece(slot, positions, '');
+      await this.#sendPiece(slot, positions, '', free);
       return slot;
     }
     const { report } = this.#piece(slot, positions, '');
@@ -243,7 +248,7 @@ class BulkRun<Input, Result> {
     return { rows, bodyJson, report };
   }
 
-  async #sendPiece(slot: Slot<Input, Result>, positions: number[], part: string): Promise<void> {
+  async #sendPiece(slot: Slot<Input, Result>, positions: number[], part: string, free?: () => void) {
     const spec = this.#spec;
     const { rows, bodyJson, report } = this.#piece(slot, positions, part);
     const bytes = () => Buffer.byteLength(bodyJson);
@@ -253,7 +258,7 @@ class BulkRun<Input, Result> {
     slot.reports.push(report);
     report.sent = true;
     try {
-      const { data, response } = await spec.send(rows, report.idempotencyKey, bodyJson).withResponse();
+      const { data, response } = await spec.send(rows, report.idempotencyKey, bodyJson, free).withResponse();
       const { status, requestId, attempts } = response;
       Object.assign(report, { status, requestId, attempts });
       this.#answers.count += 1;

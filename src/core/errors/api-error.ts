@@ -213,9 +213,8 @@ function describe(init: APIErrorInit, envelope: Envelope): string {
   if (envelope.detail !== undefined) parts.push(`: ${envelope.detail}`);
   else if (typeof init.body === 'string' && init.body !== '')
     parts.push(` (non-JSON body: ${JSON.stringify(init.body)})`);
-  for (const item of envelope.validationErrors.slice(0, 5)) {
+  for (const item of envelope.validationErrors.slice(0, 5))
     parts.push(`; ${item.attribute || '(root)'}: ${item.message || item.code}`);
-  }
   const tags = [
     envelope.code === undefined ? undefined : `code ${envelope.code}`,
     envelope.errorId === undefined ? undefined : `errorId ${envelope.errorId}`,

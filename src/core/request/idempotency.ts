@@ -16,9 +16,8 @@ import { createHash } from 'node:crypto';
  * bigint, a cycle): refused rather than left out, so two different payloads never share a key.
  */
 export function deriveIdempotencyKey(namespace: string, payload: unknown): string {
-  if (typeof namespace !== 'string' || namespace === '') {
+  if (typeof namespace !== 'string' || namespace === '')
     throw new TypeError('deriveIdempotencyKey: namespace must be a non-empty string');
-  }
   return idempotencyKeyOfJson(namespace, stableJson(payload));
 }
 

@@ -44,9 +44,8 @@ export class PagePromise<Page, Item> implements PromiseLike<Page>, AsyncIterable
 
   /** @internal Built by the list methods, e.g. `client.spvRequests.list()`. */
   constructor(source: PageSource<Page, Item>) {
-    if (!Number.isSafeInteger(source.perPage) || source.perPage < 1) {
+    if (!Number.isSafeInteger(source.perPage) || source.perPage < 1)
       throw new RangeError('PagePromise: perPage must be a positive integer');
-    }
     this.#source = source;
   }
 
@@ -96,9 +95,8 @@ export class PagePromise<Page, Item> implements PromiseLike<Page>, AsyncIterable
     for (;;) {
       yield page;
       const items = this.#source.items(page);
-      if (!Array.isArray(items)) {
+      if (!Array.isArray(items))
         throw new TypeError(`${this.#source.method} ${this.#source.path}: a page without a list of items`);
-      }
       const length = items.length;
       seen += length;
       const limit = positive(this.#source.limit?.(page));

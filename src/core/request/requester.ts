@@ -46,6 +46,7 @@ export interface CallInput {
   checkedBody?: unknown;
   /** `checkedBody` already written as JSON text (a bulk chunk's, its key hashed from it): sent as is. */
   jsonText?: string;
+  answered?: (() => void) | undefined; // told when a 2xx answer's head arrives (a bulk chunk frees its lane)
   /** A multipart body's file part, checked (kind, size, first bytes) with the rest; `maxBytes` 10 MiB. */
   file?: {
     file: unknown;
@@ -62,6 +63,7 @@ export interface CheckedCall {
   body: unknown;
   /** The body's JSON text when the caller wrote it already ({@link CallInput.jsonText}). */
   jsonText?: string | undefined;
+  answered?: (() => void) | undefined;
   /** The `Idempotency-Key` (the caller's or a fresh one) when the operation sends one. */
   idempotencyKey: string | undefined;
   /** The pipeline's options, a method's own extras left out. */
@@ -167,6 +169,7 @@ export class Requester {
       query,
       body,
       jsonText: input.jsonText,
+      answered: input.answered,
       idempotencyKey,
       options: requestOptions?.data,
       extras: extras?.data,
@@ -185,6 +188,7 @@ export class Requester {
       query: checked.query,
       json: type === 'application/json' ? body : undefined,
       jsonText: type === 'application/json' ? checked.jsonText : undefined,
+      answered: checked.answered,
       form: type === 'application/x-www-form-urlencoded' ? body : undefined,
       multipart: file === undefined ? undefined : () => file.multipart(body ?? {}),
       idempotencyKey: checked.idempotencyKey,
@@ -358,9 +362,8 @@ function buildUrl(baseUrl: URL, path: string, query: QueryParams | undefined): U
   const prefix = `${baseUrl.origin}${baseUrl.pathname.replace(/\/+$/, '')}`;
   const url = new URL(`${prefix}${path.startsWith('/') ? path : `/${path}`}`);
   if (query === undefined) return url;
-  for (const [name, value] of Object.entries(query)) {
+  for (const [name, value] of Object.entries(query))
     if (value !== undefined) url.searchParams.append(name, String(value));
-  }
   return url;
 }
 

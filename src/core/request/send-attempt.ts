@@ -81,6 +81,7 @@ export async function sendAttempt(
   let failure: Error | undefined;
   try {
     const response = await transport({ method: spec.method, url: state.url, headers, body, signal });
+    if (response.status >= 200 && response.status < 300) spec.answered?.();
     read = { status: response.status, headers: response.headers, text: await readText(response.body) };
     return read;
   } catch (error) {
@@ -246,9 +247,8 @@ export function parseSuccess<T, Body>(
     }
   }
   const data = select === undefined ? (body as unknown as T) : select(body);
-  if (typeof data === 'object' && data !== null && unrecognizedResults.has(data)) {
+  if (typeof data === 'object' && data !== null && unrecognizedResults.has(data))
     validation.unrecognized(`${context.method} ${context.route ?? context.path}`, response.status);
-  }
   const { status, headers } = response;
   const raw = {
     status,
@@ -403,9 +403,7 @@ async function paced(
     // A POST without an idempotency key is never sent twice, 429 or not.
     if (retryIn === undefined || !state.repeatable) return read;
     if (waited + retryIn > maxWait) throw new AbortError(gaveUp(config, state, read, waited, retryIn));
-    config.logger.debug(
-      `${state.spec.method} ${state.spec.path}: 429, sent again in its turn (${retryIn}ms)`,
-    );
+    config.logger.debug(`${state.spec.method} ${state.spec.path}: 429, sent again in turn (${retryIn}ms)`);
     reason = 'retry_after';
   }
 }

@@ -43,9 +43,8 @@ export async function spoolToTempFile(
       options.signal?.throwIfAborted();
       const bytes = toBytes(chunk);
       size += bytes.byteLength;
-      if (size > options.maxBytes) {
+      if (size > options.maxBytes)
         throw new FileSourceError(`the stream passed the ${options.maxBytes}-byte limit (maxBytes); refused`);
-      }
       if (!headSeen) {
         head = Buffer.concat([head, bytes.subarray(0, SNIFF_BYTES - head.byteLength)]);
         if (head.byteLength >= SNIFF_BYTES) {

@@ -111,9 +111,8 @@ function done(
 
 function checkSize(size: number, maxBytes: number): void {
   if (size === 0) throw new FileSourceError('the file is empty');
-  if (size > maxBytes) {
+  if (size > maxBytes)
     throw new FileSourceError(`${size} bytes is over the ${maxBytes}-byte limit (maxBytes); refused`);
-  }
 }
 
 function decideType(head: Uint8Array, rules: UploadRules): string {
