@@ -92,6 +92,7 @@ describe('idempotency keys', () => {
     expect(stableJson({ 10: 'b', 2: 'a', x: 'c' })).toBe('{"2":"a","10":"b","x":"c"}');
     // A boxed string is an object with index keys to the copy, a string to JSON.stringify.
     expect(stableJson({ a: new String('hi') })).toBe('{"a":{"0":"h","1":"i"}}');
+    expect(stableJson(new String('hi'))).toBe('{"0":"h","1":"i"}');
     // toJSON on an array, class instances, nested objects out of order under sorted ones.
     const list = Object.assign([{ b: 1, a: 2 }], { toJSON: () => ({ z: 1, y: 2 }) });
     expect(stableJson({ a: list })).toBe('{"a":{"y":2,"z":1}}');
