@@ -170,7 +170,7 @@ const PEAK_RSS = `data:text/javascript,${encodeURIComponent(
 )}`;
 
 /** Writes `rows` valid investors as CSV, streamed (the file is larger than the memory the command may use). */
-async function writeInvestors(path: string, rows: number): Promise<void> {
+export async function writeInvestors(path: string, rows: number): Promise<void> {
   const out = createWriteStream(path);
   out.write('partnerInvestorId,email,firstName,lastName,dateOfBirth,countryOfResidence\n');
   for (let start = 0; start < rows; start += 10_000) {
@@ -184,22 +184,40 @@ async function writeInvestors(path: string, rows: number): Promise<void> {
   await once(out, 'close');
 }
 
+/** The environment the command reads its credentials from, for a server at `baseUrl` (a key file in TMP). */
+export async function importEnv(baseUrl: string): Promise<Record<string, string>> {
+  await mkdir(TMP, { recursive: true });
+  const keyFile = `${TMP}key.pem`;
+  const { privateKey } = generateKeyPairSync('ed25519');
+  await writeFile(keyFile, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+  return {
+    PATH: process.env['PATH'] ?? '',
+    PE_BASE_URL: baseUrl,
+    PE_CLIENT_ID: 'client_bench',
+    PE_ISSUER: 'https://bench.example',
+    PE_PRIVATE_KEY_FILE: keyFile,
+  };
+}
+
 /**
- * One `partner-equity import investors` run of the built command on a file of `rows`, with these Node
- * flags: seconds, peak RSS (MB). Throws unless every row is done.
+ * One `partner-equity import investors` run of a built command (the bench's build unless `cli` names
+ * another) on a file of `rows`, with these Node flags: seconds, peak RSS (MB). Throws unless every row is
+ * done.
  */
-async function importOnce(file: string, rows: number, env: Record<string, string>, flags: string[] = []) {
+export async function importOnce(
+  file: string,
+  rows: number,
+  env: Record<string, string>,
+  flags: string[] = [],
+  cli = `${BENCH_DIST}cli/index.js`,
+) {
   const rssFile = `${TMP}rss`;
   const args = ['import', 'investors', file, '--out', `${TMP}results.csv`, '--json'];
   const started = performance.now();
-  const { stdout } = await run(
-    process.execPath,
-    [...flags, '--import', PEAK_RSS, `${BENCH_DIST}cli/index.js`, ...args],
-    {
-      env: { ...env, BENCH_RSS_FILE: rssFile },
-      maxBuffer: 64 * 1024 * 1024,
-    },
-  );
+  const { stdout } = await run(process.execPath, [...flags, '--import', PEAK_RSS, cli, ...args], {
+    env: { ...env, BENCH_RSS_FILE: rssFile },
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const seconds = (performance.now() - started) / 1000;
   const summary = JSON.parse(stdout.trimEnd().split('\n').at(-1) ?? '{}') as {
     done?: number;
@@ -221,16 +239,8 @@ export async function runImportCsv({ quick, log }: BenchContext): Promise<Scenar
   await mkdir(TMP, { recursive: true });
   const server = await startEchoServer();
   try {
-    const keyFile = `${TMP}key.pem`;
-    const { privateKey } = generateKeyPairSync('ed25519');
-    await writeFile(keyFile, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
-    const env = {
-      PATH: process.env['PATH'] ?? '',
-      PE_BASE_URL: server.baseUrl,
-      PE_CLIENT_ID: 'client_bench',
-      PE_ISSUER: 'https://bench.example',
-      PE_PRIVATE_KEY_FILE: keyFile,
-    };
+    const env = await importEnv(server.baseUrl);
+    const keyFile = env['PE_PRIVATE_KEY_FILE'] as string;
     const runs = [];
     for (const rows of sizes) {
       const file = `${TMP}investors-${rows}.csv`;
