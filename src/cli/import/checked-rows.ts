@@ -46,7 +46,14 @@ export interface RowSource {
 }
 
 /**
- * Every data row of the file, in order and in batches (as {@link readCsv} reads them), checked with the
+ * Rows checked before they are handed on. A read of the file holds about 870 rows, and checking them all
+ * first kept them all alive at once: the check pass of 1,000,000 rows then spent about twice as long in
+ * young-generation collections (0.65 s against 0.37 s with 64).
+ */
+const BATCH_ROWS = 64;
+
+/**
+ * Every data row of the file, in order and in batches of at most {@link BATCH_ROWS}, checked with the
  * kind's schema — the SDK's own input check, so a row passing here is one the SDK sends. Blank rows are
  * skipped (they are not data). The header is mapped first: a header that does not map throws before any
  * row is read.
@@ -55,8 +62,12 @@ export async function* checkedRows(source: RowSource): AsyncGenerator<CheckedRow
   let columns: ColumnMap | undefined;
   let context: ConvertContext | undefined;
   for await (const records of readCsv(source.file, source.delimiter)) {
-    const rows: CheckedRow[] = [];
+    let rows: CheckedRow[] = [];
     for (const record of records) {
+      if (rows.length === BATCH_ROWS) {
+        yield rows;
+        rows = [];
+      }
       if (columns === undefined) {
         columns = mapColumns(record.cells, source.kind, source.maps);
         source.kind.checkColumns?.(columns);
@@ -85,23 +96,27 @@ async function convertContext(source: RowSource, columns: ColumnMap): Promise<Co
 
 /**
  * Converts the cells of {@link VALUE_KINDS} fields in place (dates, amounts, countries, share class names);
- * each that cannot be is a problem quoting it. Returns the original value of every field it looked at.
+ * each that cannot be is a problem quoting it. Returns the original value of every field it changed, if any
+ * (most rows are written as sent: no map is made for them).
  */
 function convertRow(
   row: Record<string, unknown>,
   columns: ColumnMap,
   context: ConvertContext,
   problems: RowProblem[],
-): Map<string, string> {
-  const originals = new Map<string, string>();
+): Map<string, string> | undefined {
+  let originals: Map<string, string> | undefined;
   for (const { field, path, kind } of VALUE_FIELDS) {
     if (!columns.has(field)) continue;
     const value = valueAt(row, path);
     if (value === '') continue;
-    originals.set(field, value);
     const converted = convertValue(kind, value, context);
     if ('problem' in converted) problems.push({ column: columns.columnOf(field), reason: converted.problem });
-    else setValueAt(row, path, converted.value);
+    else if (converted.value !== value) {
+      originals ??= new Map();
+      originals.set(field, value);
+      setValueAt(row, path, converted.value);
+    }
   }
   return originals;
 }
@@ -133,7 +148,7 @@ function checkRow(
   const trimmed = trimmedCells(cells, columns);
   const problems: RowProblem[] = [];
   const originals = convertRow(row, columns, context, problems);
-  const unconverted = new Set(problems.map(({ column }) => column));
+  const unconverted = problems.length === 0 ? undefined : new Set(problems.map(({ column }) => column));
   const unresolved = kind.resolve?.(row);
   if (unresolved !== undefined)
     problems.push({ column: columns.columnOf(kind.extraFields[0] ?? ''), reason: unresolved });
@@ -151,14 +166,14 @@ function checkRow(
     if (unresolved !== undefined && kind.substitutes[field] !== undefined) continue;
     const column = field === '' ? '' : columns.columnOf(field);
     // A cell that could not be converted is already explained, with its value.
-    if (unconverted.has(column)) continue;
+    if (unconverted?.has(column)) continue;
     const current = valueAt(row, issue.path.map(String));
     const reason =
       field === ''
         ? issue.message
         : explainIssue(
             VALUE_KINDS[field],
-            originals.get(field) ?? (current === '' ? undefined : current),
+            originals?.get(field) ?? (current === '' ? undefined : current),
             current,
             issue.message,
           );
