@@ -3,9 +3,10 @@
 // package folder: `npm run build` in a checkout of the commit to compare with (`git worktree add`), then its
 // `dist`. Both commands import the same generated file (default 1,000,000 rows) against the same loopback
 // server that answers every chunk at once, in turn (A B, then B A, and so on for `rounds`, default 6), so a
-// slow patch of the machine weighs on both. Prints each run, each build's median rows/s and the median of the
-// per-round ratios A / B. One run of a million rows moved between about 24,000 and 31,000 rows/s on the same
-// build (2026-11-28): compare medians over rounds, never two single runs.
+// slow patch of the machine weighs on both. Prints each run, each build's median rows/s and peak RSS (the
+// command's own, its thread included) and the median of the per-round ratios A / B. One run of a million rows
+// moved between about 24,000 and 31,000 rows/s on the same build (2026-11-28): compare medians over rounds,
+// never two single runs.
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -30,18 +31,27 @@ const file = resolve(env['PE_PRIVATE_KEY_FILE'] as string, '..', `investors-${ro
 try {
   await writeInvestors(file, rows);
   const rates: [number[], number[]] = [[], []];
+  const peaks: [number[], number[]] = [[], []];
   const ratios: number[] = [];
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? [0, 1] : [1, 0];
     for (const which of order) {
-      const { seconds } = await importOnce(file, rows, env, [], builds[which]);
+      const { seconds, peakMb } = await importOnce(file, rows, env, [], builds[which]);
       rates[which as 0 | 1].push(rows / seconds);
-      console.log(`round ${round + 1} ${which === 0 ? 'A' : 'B'}: ${fmt(Math.round(rows / seconds))} rows/s`);
+      peaks[which as 0 | 1].push(peakMb);
+      const rate = fmt(Math.round(rows / seconds));
+      console.log(
+        `round ${round + 1} ${which === 0 ? 'A' : 'B'}: ${rate} rows/s, peak RSS ${peakMb.toFixed(1)} MB`,
+      );
     }
     ratios.push((rates[0].at(-1) as number) / (rates[1].at(-1) as number));
   }
-  console.log(`A ${a}: median ${fmt(Math.round(median(rates[0])))} rows/s`);
-  console.log(`B ${b}: median ${fmt(Math.round(median(rates[1])))} rows/s`);
+  for (const [which, dist] of [a, b].entries()) {
+    const [rate, peak] = [median(rates[which] as number[]), median(peaks[which] as number[])];
+    console.log(
+      `${'AB'[which]} ${dist}: median ${fmt(Math.round(rate))} rows/s, peak RSS ${peak.toFixed(1)} MB`,
+    );
+  }
   console.log(`A / B, median of ${rounds} paired rounds: ${median(ratios).toFixed(2)}x`);
 } finally {
   await rm(file, { force: true });
