@@ -20,7 +20,8 @@ interface Timings {
   origin: number;
   imported: number;
   answered: number;
-  modules?: number;
+  /** CPU milliseconds (user + system) the process had used when the answer came. */
+  cpu: number;
 }
 
 const json = (body: unknown): CapturedResponse => ({
@@ -46,7 +47,7 @@ const ANCHOR_ROUTES: Record<string, CapturedResponse> = {
 
 // Each script runs in a fresh plain `node` (no loader, no flags): import, build a client, one call, then
 // print the timings. `performance.now()` counts from the process's start, so `answered` is start to answer.
-const PRINT = `process.stdout.write(JSON.stringify({ origin: performance.timeOrigin, imported, answered })); process.exit(0);`;
+const PRINT = `const { user, system } = process.cpuUsage(); process.stdout.write(JSON.stringify({ origin: performance.timeOrigin, imported, answered, cpu: (user + system) / 1000 })); process.exit(0);`;
 const SCRIPTS: Record<string, string> = {
   ours: `const setup = JSON.parse(process.env.PE_BENCH_SETUP);
 const { PartnerEquity } = await import(setup.entry);
@@ -152,6 +153,8 @@ export async function runFirstAnswer({ quick, log }: BenchContext): Promise<Scen
       .get('ours')!
       .map((ours, i) => ours.answered / median(ANCHORS.map((name) => runs.get(name)![i]!.answered)));
     const ratio = median(ratios);
+    const cpu = (name: string) => median(runs.get(name)!.map((t) => t.cpu));
+    const anchorsCpu = median(ANCHORS.map(cpu));
     log(
       `  ${SCENARIO}: ours ${fmt(answered('ours'))} ms, anchors' median ${fmt(anchors)} ms, ${fmt(ratio, 'x')}`,
     );
@@ -167,13 +170,18 @@ export async function runFirstAnswer({ quick, log }: BenchContext): Promise<Scen
         reported(SCENARIO, "the anchors' median of those medians", `${fmt(anchors)} ms`),
         reported(
           SCENARIO,
+          "CPU used by the first answer (median): ours / the anchors' median",
+          `${fmt(cpu('ours'))} / ${fmt(anchorsCpu)} ms (${fmt(cpu('ours') / anchorsCpu, 'x')}; ${CONTENDERS.map((name) => `${name} ${fmt(cpu(name))}`).join(', ')})`,
+        ),
+        reported(
+          SCENARIO,
           'ours, breakdown: import / token request sent (client, jose, signature) / first answer (median)',
           `${fmt(imported('ours'))} / ${tokenSent.length > 0 ? fmt(median(tokenSent)) : '?'} / ${fmt(answered('ours'))} ms`,
         ),
         atMost(SCENARIO, "ours / the anchors' median, per round (median)", ratio, MAX_RATIO, 'x'),
       ],
       notes: [
-        `First answer: ${rounds} rounds; each round starts one fresh plain \`node\` process (no loader, no flags) per contender, in an order rotated every round, after one untimed pass of each (OS file cache). Each process imports its library, builds a client, awaits one call and prints \`performance.now()\` (milliseconds since its own start) at each step. The server is bench/server/replay-server.ts on loopback in a process of its own. Ours (.bench-tmp/dist/index.js) signs an EdDSA assertion, posts the token exchange and reads \`spvRequests.get(slug)\`, both answered with the fake API's own captured bytes; openai-node lists models, anthropic-sdk-typescript lists models, stripe-node retrieves the balance (one small JSON answer each, retries off, stripe's telemetry off). "Token request sent" is when the token exchange reached the server, on the measured process's clock. "bare fetch" is Node's built-in fetch of one JSON answer, not an anchor: the floor under every client. The judged ratio is the median over rounds of ours divided by the anchors' median in the same round.`,
+        `First answer: ${rounds} rounds; each round starts one fresh plain \`node\` process (no loader, no flags) per contender, in an order rotated every round, after one untimed pass of each (OS file cache). Each process imports its library, builds a client, awaits one call and prints \`performance.now()\` (milliseconds since its own start) at each step. The server is bench/server/replay-server.ts on loopback in a process of its own. Ours (.bench-tmp/dist/index.js) signs an EdDSA assertion, posts the token exchange and reads \`spvRequests.get(slug)\`, both answered with the fake API's own captured bytes; openai-node lists models, anthropic-sdk-typescript lists models, stripe-node retrieves the balance (one small JSON answer each, retries off, stripe's telemetry off). "Token request sent" is when the token exchange reached the server, on the measured process's clock. "bare fetch" is Node's built-in fetch of one JSON answer, not an anchor: the floor under every client. The judged ratio is the median over rounds of ours divided by the anchors' median in the same round. The CPU row is each process's own user + system time when its answer came (\`process.cpuUsage()\`): less moved than wall time by other work on a shared machine.`,
       ],
     };
   } finally {
