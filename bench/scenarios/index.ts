@@ -1,6 +1,7 @@
 import type { Scenario } from '../lib/result.js';
 import { runBulk } from './bulk.js';
 import { runColdStart } from './cold-start.js';
+import { runFirstAnswer } from './first-answer.js';
 import { runImportCsv } from './import-csv.js';
 import { runOverNetwork } from './over-network.js';
 import { runRequestOverhead } from './request-overhead.js';
@@ -11,7 +12,7 @@ import { runUnderALimit } from './under-a-limit.js';
 import { runUploads } from './uploads.js';
 import { runWebhooks } from './webhooks.js';
 
-/** The suite, in issue 8's order, then issue 25's, 29's, 30's, 34's and 35's scenarios. */
+/** The suite, in issue 8's order, then issue 25's, 29's, 30's, 34's, 35's and 48's scenarios. */
 export const scenarios: Scenario[] = [
   { id: '1', title: 'request overhead', run: runRequestOverhead },
   { id: '2', title: 'token manager', run: runTokenManager },
@@ -24,4 +25,5 @@ export const scenarios: Scenario[] = [
   { id: '9', title: 'tracing overhead', run: runTracingOverhead },
   { id: '10', title: 'over a slow link', run: runSlowLink },
   { id: '11', title: 'under a limit', run: runUnderALimit },
+  { id: '12', title: 'first answer', run: runFirstAnswer },
 ];

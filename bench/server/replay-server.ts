@@ -72,8 +72,12 @@ function answer(
   else send();
 }
 
+// When each route was last asked for, as epoch milliseconds (the cold-start scenario's breakdown).
+const arrivals: Record<string, number> = {};
+
 const server = createServer((req, res) => {
   const key = `${req.method} ${req.url}`;
+  arrivals[key] = performance.timeOrigin + performance.now();
   const route = routes.get(key);
   const echo = config.investors === true && key === INVESTORS;
   // Request bodies (bulk posts) are read to the end before answering, as any server would.
@@ -108,7 +112,11 @@ let connections = 0;
 server.on('connection', () => {
   connections += 1;
 });
-process.on('message', () => process.send?.({ type: 'connections', connections }));
+process.on('message', (message: { cmd?: string }) =>
+  process.send?.(
+    message.cmd === 'arrivals' ? { type: 'arrivals', arrivals } : { type: 'connections', connections },
+  ),
+);
 server.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;
   process.send?.({ type: 'ready', baseUrl: `http://127.0.0.1:${port}` });

@@ -11,6 +11,8 @@ export interface ReplayServerProcess {
   baseUrl: string;
   /** TCP connections the server has accepted so far. */
   connections(): Promise<number>;
+  /** When each route (`METHOD /path`) was last asked for, as epoch milliseconds. */
+  arrivals(): Promise<Record<string, number>>;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,11 @@ export async function spawnReplayServer(config: ReplayConfig): Promise<ReplaySer
       new Promise<number>((resolve) => {
         child.once('message', (message: { connections: number }) => resolve(message.connections));
         child.send({ cmd: 'connections' });
+      }),
+    arrivals: () =>
+      new Promise((resolve) => {
+        child.once('message', (message: { arrivals: Record<string, number> }) => resolve(message.arrivals));
+        child.send({ cmd: 'arrivals' });
       }),
     close: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;

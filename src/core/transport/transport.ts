@@ -1,7 +1,7 @@
 import { pipeline, Readable, type Transform } from 'node:stream';
 import type { ReadableStream as WebStream } from 'node:stream/web';
 import * as zlib from 'node:zlib';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ResponseTooLargeError } from '../errors/errors.js';
 
 /** A body sent as it is read (a file upload); `chunks()` and `toBlob()` restart on every call (retries). */
@@ -71,12 +71,30 @@ const ACCEPT_ENCODING = ['gzip', 'br', 'zstd'].filter((coding) => coding in DECO
 
 /** The default transport: undici's `dispatch` over a keep-alive `Agent` (shared by derived clients), decoding. */
 export function undiciTransport(options: UndiciTransportOptions = {}): ClosableTransport {
-  const owned = options.dispatcher === undefined ? new Agent() : undefined;
-  const dispatcher = options.dispatcher ?? (owned as Agent);
+  // undici is imported on the first request: importing the SDK, or a client that never sends, pays nothing.
+  let owned: Dispatcher | undefined;
+  let started: Promise<Transport> | undefined;
+  const start = async (): Promise<Transport> => {
+    if (options.dispatcher !== undefined) return dispatchTransport(options.dispatcher, options);
+    owned = new (await import('undici')).Agent();
+    return dispatchTransport(owned, options);
+  };
+  const transport: Transport = async (req) => {
+    started ??= start();
+    return (await started)(req);
+  };
+  return Object.assign(transport, {
+    close: async () => {
+      await started;
+      await owned?.close();
+    },
+  });
+}
+
+function dispatchTransport(dispatcher: Dispatcher, options: UndiciTransportOptions): Transport {
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   // Bun's own `undici` has no `dispatch` (its `request` wraps its fetch): there, the fetch transport.
-  if (typeof dispatcher.dispatch !== 'function')
-    return Object.assign(fetchTransport(globalThis.fetch, options), { close: async () => {} });
+  if (typeof dispatcher.dispatch !== 'function') return fetchTransport(globalThis.fetch, options);
   // A handler of its own pushing into a plain Readable, holding nothing of the request once it ends: with
   // `undici.request`, a PassThrough or a 'close' listener, V8 kept every request's objects past two
   // scavenges in a realistic heap (bench findings, "GC modes").
@@ -142,7 +160,7 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
         },
       );
     });
-  return Object.assign(transport, { close: async () => owned?.close?.() });
+  return transport;
 }
 
 // undici's header object read by name, or walked as pairs (a `Headers` is built only when asked for).

@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakePartnerEquity } from '../../src/testing/index.js';
+import { runScript } from '../cli/cli-process.js';
+
+// Issue 48's cold start: the main entry loads what every call needs; jose, npm undici and the CLI's
+// spreadsheet code load when (and only if) something uses them.
+let fake: FakePartnerEquity | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+interface Loaded {
+  atImport: string[];
+  byCall: string[];
+  clientId: string;
+}
+
+/** Imports the SDK in a fresh process and makes one authenticated call to a fake, with `env` added. */
+async function firstCall(env: Record<string, string> = {}): Promise<Loaded & { expectedClientId: string }> {
+  fake = new FakePartnerEquity();
+  await fake.listen();
+  const { baseUrl, clientId, issuer, privateKey } = await fake.createPartner();
+  const partner = JSON.stringify({ baseUrl, clientId, issuer, privateKey });
+  const { status, stdout, stderr } = await runScript('test/helpers/modules-at-first-call.ts', [], {
+    env: { PE_TEST_PARTNER: partner, ...env },
+  });
+  expect(stderr).toBe('');
+  expect(status).toBe(0);
+  return { ...(JSON.parse(stdout) as Loaded), expectedClientId: clientId };
+}
+
+const from = (modules: string[], pattern: RegExp) => modules.filter((path) => pattern.test(path));
+const JOSE = /^node_modules\/jose\//;
+const UNDICI = /^node_modules\/undici\//;
+// Clear both spellings of each proxy variable the test runner's shell may hold.
+const NO_PROXY_ENV = { HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '' };
+
+describe('the first call loads what it needs, and the import nothing more', () => {
+  it('import: no jose, no npm undici, no CSV parser, no country names, no CLI', async () => {
+    const { atImport, byCall, clientId, expectedClientId } = await firstCall(NO_PROXY_ENV);
+    expect(clientId).toBe(expectedClientId);
+    // The hook sees our modules and dependencies (a blind list would pass anything below).
+    expect(atImport).toEqual(
+      expect.arrayContaining(['src/client.ts', expect.stringMatching(/^node_modules\/zod\//)]),
+    );
+    expect(from(atImport, JOSE)).toEqual([]);
+    expect(from(atImport, UNDICI)).toEqual([]);
+    expect(from(atImport, /^node_modules\/(csv-parse|i18n-iso-countries)\/|^src\/cli\//)).toEqual([]);
+    // The first signature loads jose's compact signing, not all of jose.
+    expect(from(byCall, JOSE)).toContain('node_modules/jose/dist/webapi/jws/compact/sign.js');
+    expect(from(byCall, /^node_modules\/jose\/dist\/webapi\/(jwe|jwks|jwt)\//)).toEqual([]);
+    // With no dispatcher and no proxy, Node's built-in fetch sends: npm undici is never imported.
+    expect(from(byCall, UNDICI)).toEqual([]);
+  });
+
+  it('a proxy in the environment sends through npm undici, imported on the first request', async () => {
+    // The proxy is bypassed for the fake's loopback address, so the call still reaches it.
+    const { atImport, byCall, clientId, expectedClientId } = await firstCall({
+      ...NO_PROXY_ENV,
+      HTTPS_PROXY: 'http://127.0.0.1:9',
+      NO_PROXY: '127.0.0.1,localhost',
+    });
+    expect(clientId).toBe(expectedClientId);
+    expect(from(atImport, UNDICI)).toEqual([]);
+    expect(byCall).toContain('node_modules/undici/index.js');
+  });
+});
