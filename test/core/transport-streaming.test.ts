@@ -1,7 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fetchTransport, type Transport, undiciTransport } from '../../src/core/transport/transport.js';
+import { ResponseTooLargeError } from '../../src/core/errors/errors.js';
+import {
+  fetchTransport,
+  readText,
+  type Transport,
+  undiciTransport,
+} from '../../src/core/transport/transport.js';
 
 // A transport's body is a stream read as it is iterated, not a promise of the whole: a reader gets the first
 // bytes while the server still holds the rest, and the server waits on the reader.
@@ -50,5 +57,22 @@ describe.each(Object.entries(transports))('the %s transport streams a body', (_n
       release();
     }
     expect(chunks).toEqual(['{"first":', 'true}']);
+  });
+
+  it('refuses a compressed answer that declares more bytes than the limit, unread', async () => {
+    server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': String(11 * 1024 * 1024) });
+      // The rest never comes: only a transport that believes the declared length answers.
+      res.write(zlib.gzipSync('{}'));
+    });
+    await new Promise<void>((ready) => server!.listen(0, '127.0.0.1', ready));
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/x`);
+    const response = await transport()({
+      method: 'GET',
+      url,
+      headers: {},
+      signal: new AbortController().signal,
+    });
+    await expect(readText(response.body)).rejects.toBeInstanceOf(ResponseTooLargeError);
   });
 });

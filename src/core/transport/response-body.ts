@@ -1,4 +1,4 @@
-import { pipeline, type Readable, type Transform } from 'node:stream';
+import { pipeline, type Readable, Transform } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { ResponseTooLargeError } from '../errors/errors.js';
 
@@ -43,12 +43,14 @@ export interface BodyFacts {
  */
 export async function* boundedBody(source: Readable, facts: BodyFacts): AsyncIterable<Uint8Array> {
   const { limit } = facts;
-  const decoders = decodersOf(facts.encoding);
-  if (decoders.length === 0 && Number(facts.declared) > limit) {
+  // The bytes as sent are bounded too: empty gzip members decode to nothing, so only they can stop a stream
+  // of them. A coded body is never much larger than what it decodes to, so the one limit serves both.
+  if (Number(facts.declared) > limit) {
     source.destroy();
     throw new ResponseTooLargeError(limit);
   }
-  yield* counted(decoders.length === 0 ? source : decode(source, decoders), limit);
+  const decoders = decodersOf(facts.encoding);
+  yield* counted(decoders.length === 0 ? source : decode(source, decoders, limit), limit);
 }
 
 async function* counted(source: AsyncIterable<Uint8Array>, limit: number): AsyncIterable<Uint8Array> {
@@ -61,8 +63,15 @@ async function* counted(source: AsyncIterable<Uint8Array>, limit: number): Async
 }
 
 // pipeline() destroys every stage, the source included, when one fails or the reader stops early.
-function decode(source: Readable, decoders: Transform[]): AsyncIterable<Uint8Array> {
-  return pipeline([source, ...decoders], () => {}) as Transform;
+function decode(source: Readable, decoders: Transform[], limit: number): AsyncIterable<Uint8Array> {
+  let received = 0;
+  const sent = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      received += chunk.byteLength;
+      done(received > limit ? new ResponseTooLargeError(limit) : null, chunk);
+    },
+  });
+  return pipeline([source, sent, ...decoders], () => {}) as Transform;
 }
 
 const utf8 = new TextDecoder();

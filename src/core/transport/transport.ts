@@ -51,7 +51,7 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 export interface UndiciTransportOptions {
   /** Connection pool to use. @default a new keep-alive `Agent` (close it with the returned `close()`). */
   dispatcher?: Dispatcher | undefined;
-  /** Largest response body read (decompressed), in bytes. @default 10 MiB */
+  /** Largest response body read, in bytes, counted as received and again decompressed. @default 10 MiB */
   maxResponseBytes?: number | undefined;
 }
 
@@ -153,8 +153,8 @@ export function fetchTransport(
       signal: req.signal,
       redirect: 'manual',
     });
-    // fetch has decoded the body: its declared length bounds it only when it was sent uncompressed.
-    const declared = response.headers.has('content-encoding') ? null : response.headers.get('content-length');
+    // fetch has decoded the body: the coded bytes are bounded only by their declared length (and the timeout).
+    const declared = response.headers.get('content-length');
     const body = Readable.fromWeb((response.body ?? new Blob().stream()) as WebStream);
     return {
       status: response.status,
