@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebStream } from 'node:stream/web';
 import type { Dispatcher } from 'undici';
+import { processEnv, proxyVariable } from './proxy.js';
 import { ACCEPT_ENCODING, boundedBody } from './response-body.js';
 
 export { readText } from './response-body.js';
@@ -49,7 +50,10 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 /** Options of {@link undiciTransport}. */
 export interface UndiciTransportOptions {
-  /** Connection pool to use. @default a new keep-alive `Agent` (close it with the returned `close()`). */
+  /**
+   * Connection pool to use. @default a new keep-alive `Agent`, or an `EnvHttpProxyAgent` when `HTTPS_PROXY` or
+   * `HTTP_PROXY` is set (either is closed by the returned `close()`).
+   */
   dispatcher?: Dispatcher | undefined;
   /** Largest response body read, in bytes, counted as received and again decompressed. @default 10 MiB */
   maxResponseBytes?: number | undefined;
@@ -62,15 +66,15 @@ export interface ClosableTransport extends Transport {
 }
 
 /**
- * The default transport: `request` over a keep-alive undici `Agent` (shared by derived clients), decoding
- * compressed answers. undici is imported on the first request, so a process that never sends pays nothing.
+ * The default transport: `request` over a keep-alive undici `Agent` (shared by derived clients), through the
+ * proxy the environment names, decoding compressed answers. undici is imported on the first request.
  */
 export function undiciTransport(options: UndiciTransportOptions = {}): ClosableTransport {
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   let owned: Dispatcher | undefined;
   let started: Promise<Transport> | undefined;
   const start = async (): Promise<Transport> => {
-    if (options.dispatcher === undefined) owned = new (await import('undici')).Agent();
+    if (options.dispatcher === undefined) owned = await defaultDispatcher();
     const dispatcher = options.dispatcher ?? (owned as Dispatcher);
     // Bun's own `undici` has no `dispatch` (its `request` wraps its fetch): there, the fetch transport.
     if (typeof dispatcher.dispatch !== 'function') return fetchTransport(globalThis.fetch, options);
@@ -86,6 +90,13 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
       await owned?.close();
     },
   });
+}
+
+// A keep-alive Agent, or where HTTPS_PROXY/HTTP_PROXY is set, undici's agent that honours them and NO_PROXY
+// (for the token exchange, API calls and uploads alike: they share the transport).
+async function defaultDispatcher(): Promise<Dispatcher> {
+  const { Agent, EnvHttpProxyAgent } = await import('undici');
+  return proxyVariable(processEnv()) === undefined ? new Agent() : new EnvHttpProxyAgent();
 }
 
 async function send(
