@@ -37,7 +37,8 @@ export interface TransportResponse {
   /**
    * The body, decompressed, read once and only as fast as it is iterated. Iterating it rejects with
    * `ResponseTooLargeError` once it passes the transport's byte limit (the rest is not read), and with the
-   * signal's reason when the attempt aborts.
+   * signal's reason when the attempt aborts. Read it to its end, or stop iterating: a body never iterated
+   * holds its connection until the signal aborts.
    */
   body: AsyncIterable<Uint8Array>;
 }
