@@ -28,7 +28,7 @@ function errorCodes(error: unknown): string[] {
   return codes;
 }
 
-function unreachable(error: unknown, baseUrl: string): DoctorCheck {
+function unreachable(error: unknown, baseUrl: string, route: string): DoctorCheck {
   const codes = errorCodes(error);
   const has = (pattern: RegExp) => codes.some((code) => pattern.test(code));
   const check = (explanation: string, fix: string): DoctorCheck => ({
@@ -38,7 +38,10 @@ function unreachable(error: unknown, baseUrl: string): DoctorCheck {
     status: 'fails',
     explanation,
     fix,
-    details: codes.length === 0 ? undefined : [`error codes: ${[...new Set(codes)].join(', ')}`],
+    details: [
+      ...(codes.length === 0 ? [] : [`error codes: ${[...new Set(codes)].join(', ')}`]),
+      `route: ${route}`,
+    ],
   });
   const host = URL.canParse(baseUrl) ? new URL(baseUrl).host : baseUrl;
   // A TLS hello answered in plain HTTP: OpenSSL reads the reply as a record of an unknown version.
@@ -69,7 +72,7 @@ function unreachable(error: unknown, baseUrl: string): DoctorCheck {
   if (error instanceof APITimeoutError || has(/TIMEOUT|ETIMEDOUT/)) {
     return check(
       `${host} did not answer in time`,
-      'Check firewalls and proxies between this machine and the service (HTTPS_PROXY is not used by Node by default)',
+      'Check firewalls and proxies between this machine and the service (the SDK takes its proxy from HTTPS_PROXY, HTTP_PROXY and NO_PROXY)',
     );
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -107,8 +110,13 @@ function unreadableHealth(reason: string): DoctorCheck {
   };
 }
 
-function transportCheck(baseUrl: string): DoctorCheck {
-  const base = { id: 'tls', group: 'connection' as const, title: 'Transport security' };
+function transportCheck(baseUrl: string, route: string): DoctorCheck {
+  const base = {
+    id: 'tls',
+    group: 'connection' as const,
+    title: 'Transport security',
+    details: [`route: ${route}`],
+  };
   const url = new URL(baseUrl);
   if (url.protocol === 'https:') {
     return {
@@ -167,7 +175,7 @@ function clockCheck(offsetMs: number | undefined): DoctorCheck {
   };
 }
 
-/** Reachability and `/public/hc`, transport security, and the clock offset from the `Date` header. */
+/** Reachability and `/public/hc`, transport security (with the proxy in use), and the clock offset from `Date`. */
 export async function checkConnection(target: DoctorTarget, signal?: AbortSignal): Promise<ConnectionFacts> {
   let answer: ProbeAnswer;
   try {
@@ -176,11 +184,15 @@ export async function checkConnection(target: DoctorTarget, signal?: AbortSignal
     const unreadable = unreadableBody(error);
     if (unreadable !== undefined) return { reachable: false, checks: [unreadableHealth(unreadable)] };
     if (!(error instanceof APIConnectionError)) throw error;
-    return { reachable: false, checks: [unreachable(error, target.baseUrl)] };
+    return { reachable: false, checks: [unreachable(error, target.baseUrl, target.route)] };
   }
   return {
     reachable: true,
     clockOffsetMs: answer.clockOffsetMs,
-    checks: [healthCheck(answer), transportCheck(target.baseUrl), clockCheck(answer.clockOffsetMs)],
+    checks: [
+      healthCheck(answer),
+      transportCheck(target.baseUrl, target.route),
+      clockCheck(answer.clockOffsetMs),
+    ],
   };
 }

@@ -2,12 +2,21 @@ import type { AssertionIdentity } from '../auth/assertion.js';
 import { importPrivateKey } from '../auth/import-private-key.js';
 import type { Signer } from '../auth/signer.js';
 import type { SigningKey } from '../auth/signing-key.js';
-import type { Authenticator, ClientOptions, Requester, ResponseValidationMode } from './sdk-core.js';
+import {
+  type Authenticator,
+  type ClientOptions,
+  describeRoute,
+  processEnv,
+  type Requester,
+  type ResponseValidationMode,
+} from './sdk-core.js';
 
 /** What the doctor needs of a client; the client builds it (`PartnerEquity#doctor`). @internal */
 export interface DoctorTarget {
   /** The configured base URL, exactly as given (it is also the JWT `aud`). */
   baseUrl: string;
+  /** How requests leave this process: direct, through the proxy the environment names, or the partner's own. */
+  route: string;
   /** The client's request pipeline without an authenticator: the doctor supplies tokens itself. */
   requester: Requester;
   responseValidation: ResponseValidationMode;
@@ -33,6 +42,7 @@ export function doctorTarget(options: Readonly<ClientOptions>, requester: Reques
   const hasKey = signer !== undefined || privateKey !== undefined;
   return {
     baseUrl,
+    route: URL.canParse(baseUrl) ? describeRoute(new URL(baseUrl), processEnv(), options) : 'unknown',
     requester: requester.with({ authenticator: undefined }),
     responseValidation: requester.config.validation.mode,
     defaultHeaders: { ...options.defaultHeaders },

@@ -16,4 +16,5 @@ export type { Authenticator } from '../core/request/authenticator.js';
 export type { Requester } from '../core/request/requester.js';
 export type { ResponseValidationMode } from '../core/request/response-validation.js';
 export { isCleartextToNetwork } from '../core/transport/loopback-host.js';
+export { describeRoute, processEnv } from '../core/transport/proxy.js';
 export { readText, type Transport } from '../core/transport/transport.js';

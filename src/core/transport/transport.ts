@@ -1,8 +1,10 @@
-import { pipeline, Readable, type Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { ReadableStream as WebStream } from 'node:stream/web';
-import * as zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { ResponseTooLargeError } from '../errors/errors.js';
+import { processEnv, proxyVariable } from './proxy.js';
+import { ACCEPT_ENCODING, boundedBody } from './response-body.js';
+
+export { readText } from './response-body.js';
 
 /** A body sent as it is read (a file upload); `chunks()` and `toBlob()` restart on every call (retries). */
 export interface StreamedBody {
@@ -33,8 +35,10 @@ export interface TransportResponse {
   status: number;
   headers: ResponseHeaders;
   /**
-   * The body, decompressed, read once. Iterating it rejects with `ResponseTooLargeError` once it passes the
-   * transport's byte limit (the rest is discarded), and with the signal's reason when the attempt aborts.
+   * The body, decompressed, read once and only as fast as it is iterated. Iterating it rejects with
+   * `ResponseTooLargeError` once it passes the transport's byte limit (the rest is not read), and with the
+   * signal's reason when the attempt aborts. Read it to its end, or stop iterating: a body never iterated
+   * holds its connection until the signal aborts.
    */
   body: AsyncIterable<Uint8Array>;
 }
@@ -47,9 +51,12 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 /** Options of {@link undiciTransport}. */
 export interface UndiciTransportOptions {
-  /** Connection pool to use. @default a new keep-alive `Agent` (close it with the returned `close()`). */
+  /**
+   * Connection pool to use. @default a new keep-alive `Agent`, or an `EnvHttpProxyAgent` when `HTTPS_PROXY` or
+   * `HTTP_PROXY` is set (either is closed by the returned `close()`).
+   */
   dispatcher?: Dispatcher | undefined;
-  /** Largest response body read (decompressed), in bytes. @default 10 MiB */
+  /** Largest response body read, in bytes, counted as received and again decompressed. @default 10 MiB */
   maxResponseBytes?: number | undefined;
 }
 
@@ -59,29 +66,24 @@ export interface ClosableTransport extends Transport {
   close(): Promise<void>;
 }
 
-// The codings the default transport decodes, in the order asked for (undici's `interceptors.decompress` is
-// experimental and warns in the partner's process).
-const DECODERS: Record<string, () => Transform> = {
-  gzip: zlib.createGunzip,
-  'x-gzip': zlib.createGunzip,
-  br: zlib.createBrotliDecompress,
-  ...(typeof zlib.createZstdDecompress === 'function' ? { zstd: zlib.createZstdDecompress } : {}),
-};
-const ACCEPT_ENCODING = ['gzip', 'br', 'zstd'].filter((coding) => coding in DECODERS).join(', ');
-
-/** The default transport: undici's `dispatch` over a keep-alive `Agent` (shared by derived clients), decoding. */
+/**
+ * The default transport: `request` over a keep-alive undici `Agent` (shared by derived clients), through the
+ * proxy the environment names, decoding compressed answers. undici is imported on the first request.
+ */
 export function undiciTransport(options: UndiciTransportOptions = {}): ClosableTransport {
-  // undici is imported on the first request: importing the SDK, or a client that never sends, pays nothing.
+  const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   let owned: Dispatcher | undefined;
   let started: Promise<Transport> | undefined;
   const start = async (): Promise<Transport> => {
-    if (options.dispatcher !== undefined) return dispatchTransport(options.dispatcher, options);
-    owned = new (await import('undici')).Agent();
-    return dispatchTransport(owned, options);
+    if (options.dispatcher === undefined) owned = await defaultDispatcher();
+    const dispatcher = options.dispatcher ?? (owned as Dispatcher);
+    // Bun's own `undici` has no `dispatch` (its `request` wraps its fetch): there, the fetch transport.
+    if (typeof dispatcher.dispatch !== 'function') return fetchTransport(globalThis.fetch, options);
+    return (req) => send(dispatcher, req, limit);
   };
-  const transport: Transport = async (req) => {
+  const transport: Transport = (req) => {
     started ??= start();
-    return (await started)(req);
+    return started.then((sendOne) => sendOne(req));
   };
   return Object.assign(transport, {
     close: async () => {
@@ -91,79 +93,47 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
   });
 }
 
-function dispatchTransport(dispatcher: Dispatcher, options: UndiciTransportOptions): Transport {
-  const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  // Bun's own `undici` has no `dispatch` (its `request` wraps its fetch): there, the fetch transport.
-  if (typeof dispatcher.dispatch !== 'function') return fetchTransport(globalThis.fetch, options);
-  // A handler of its own pushing into a plain Readable, holding nothing of the request once it ends: with
-  // `undici.request`, a PassThrough or a 'close' listener, V8 kept every request's objects past two
-  // scavenges in a realistic heap (bench findings, "GC modes").
-  const transport = (req: TransportRequest): Promise<TransportResponse> =>
-    new Promise((resolve, reject) => {
-      const { signal, url } = req;
-      const streamed = typeof req.body === 'object' ? req.body : undefined;
-      let controller: Dispatcher.DispatchController | undefined;
-      let body: Readable | undefined;
-      const abort = (reason: unknown) => controller?.abort(reason as Error);
-      const onAbort = () => abort(signal.reason);
-      const settle = (error?: Error) => {
-        signal.removeEventListener('abort', onAbort);
-        if (body === undefined) reject(error);
-        else if (error === undefined) body.push(null);
-        else body.destroy(error);
-      };
-      if (signal.aborted) return reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      dispatcher.dispatch(
-        {
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method: req.method as Dispatcher.HttpMethod,
-          headers: {
-            'accept-encoding': ACCEPT_ENCODING,
-            ...req.headers,
-            ...(streamed && {
-              'content-type': streamed.contentType,
-              'content-length': String(streamed.length),
-            }),
-          },
-          // A streamed body is read as the socket drains (a file from disk, one chunk at a time).
-          body: streamed
-            ? Readable.from(streamed.chunks(), { objectMode: false, highWaterMark: 0 })
-            : ((req.body as string | undefined) ?? null),
-        },
-        {
-          onRequestStart: (started) => {
-            controller = started;
-            if (signal.aborted) onAbort();
-          },
-          onResponseStart: (_, status, raw) => {
-            if (status < 200) return;
-            body = new Readable({ read: () => {} });
-            // A coded empty body (a 204, or a gateway's `Content-Length: 0`) has nothing to decode.
-            const empty = status === 204 || status === 304 || raw['content-length'] === '0';
-            const decoders = empty ? [] : decodersOf(raw['content-encoding']);
-            // pipeline() destroys every stage when one fails or the reader stops early (an abort, the limit).
-            if (decoders.length > 0) pipeline([body, ...decoders], () => {});
-            // A compressed body's declared length is not what the limit bounds: only the decoded bytes count.
-            const declared = decoders.length === 0 ? raw['content-length'] : undefined;
-            const stop = () => abort(new ResponseTooLargeError(limit));
-            resolve({
-              status,
-              headers: headersOf(raw),
-              body: bounded(decoders.at(-1) ?? body, declared, limit, stop),
-            });
-          },
-          onResponseData: (_, chunk) => void body?.push(chunk),
-          onResponseEnd: () => settle(),
-          onResponseError: (_, error) => settle(error),
-        },
-      );
-    });
-  return transport;
+// A keep-alive Agent, or where HTTPS_PROXY/HTTP_PROXY is set, undici's agent that honours them and NO_PROXY
+// (for the token exchange, API calls and uploads alike: they share the transport).
+async function defaultDispatcher(): Promise<Dispatcher> {
+  const { Agent, EnvHttpProxyAgent } = await import('undici');
+  return proxyVariable(processEnv()) === undefined ? new Agent() : new EnvHttpProxyAgent();
 }
 
-// undici's header object read by name, or walked as pairs (a `Headers` is built only when asked for).
+async function send(
+  dispatcher: Dispatcher,
+  req: TransportRequest,
+  limit: number,
+): Promise<TransportResponse> {
+  const { url, signal } = req;
+  const streamed = typeof req.body === 'object' ? req.body : undefined;
+  const answer = await dispatcher.request({
+    origin: url.origin,
+    path: `${url.pathname}${url.search}`,
+    method: req.method as Dispatcher.HttpMethod,
+    headers: {
+      'accept-encoding': ACCEPT_ENCODING,
+      ...req.headers,
+      ...(streamed && { 'content-type': streamed.contentType, 'content-length': String(streamed.length) }),
+    },
+    // A streamed body is read as the socket drains (a file from disk, one chunk at a time).
+    body: streamed
+      ? Readable.from(streamed.chunks(), { objectMode: false, highWaterMark: 0 })
+      : ((req.body as string | undefined) ?? null),
+    signal,
+  });
+  const { statusCode: status, headers: raw } = answer;
+  // A coded empty body (a 204, or a gateway's `Content-Length: 0`) has nothing to decode.
+  const empty = status === 204 || status === 304 || raw['content-length'] === '0';
+  const facts = {
+    encoding: empty ? undefined : raw['content-encoding'],
+    declared: raw['content-length'],
+    limit,
+  };
+  return { status, headers: headersOf(raw), body: boundedBody(answer.body, facts) };
+}
+
+// undici's header object read by name, or walked as pairs.
 function headersOf(raw: Record<string, string | string[] | undefined>): ResponseHeaders {
   return {
     get: (name) => {
@@ -175,18 +145,6 @@ function headersOf(raw: Record<string, string | string[] | undefined>): Response
         for (const item of [value ?? []].flat()) yield [name, item];
     },
   };
-}
-
-// The decoders of a `content-encoding`, last coding first; none for an unknown coding (bytes as sent, as fetch).
-function decodersOf(encoding: string | string[] | undefined): Transform[] {
-  if (encoding === undefined) return [];
-  const codings = [encoding]
-    .flat()
-    .flatMap((value) => value.toLowerCase().split(','))
-    .map((coding) => coding.trim())
-    .filter((coding) => coding !== '' && coding !== 'identity');
-  if (codings.length > 3 || !codings.every((coding) => coding in DECODERS)) return [];
-  return codings.reverse().map((coding) => (DECODERS[coding] as () => Transform)());
 }
 
 /**
@@ -207,52 +165,13 @@ export function fetchTransport(
       signal: req.signal,
       redirect: 'manual',
     });
-    const body = response.body ?? new Blob().stream();
-    // fetch has decoded the body: its declared length bounds it only when it was sent uncompressed.
-    const declared = response.headers.has('content-encoding') ? null : response.headers.get('content-length');
+    // fetch has decoded the body: the coded bytes are bounded only by their declared length (and the timeout).
+    const declared = response.headers.get('content-length');
+    const body = Readable.fromWeb((response.body ?? new Blob().stream()) as WebStream);
     return {
       status: response.status,
       headers: response.headers,
-      body: bounded(Readable.fromWeb(body as WebStream), declared, limit),
+      body: boundedBody(body, { declared, limit }),
     };
   };
-}
-
-/** `body` whole, read by its events (an async iterator costs more); past `limit` bytes, ResponseTooLargeError. */
-function bounded(body: Readable, declared: unknown, limit: number, stop?: () => void) {
-  const parts: Buffer[] = [];
-  let size = 0;
-  const whole = new Promise<Uint8Array>((resolve, reject) => {
-    const tooLarge = () => reject(new ResponseTooLargeError(limit));
-    if (typeof declared === 'string' && Number(declared) > limit) return tooLarge();
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.byteLength;
-      return size > limit ? tooLarge() : parts.push(chunk);
-    });
-    body.on('end', () => resolve(parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts)));
-    body.on('error', reject);
-    body.on('close', () => body.readableEnded || reject(new Error('the response body ended early')));
-  });
-  // Nothing reads past a failure: the connection is closed, not drained (`stop` aborts the request).
-  whole.catch(() => {
-    body.destroy();
-    stop?.();
-  });
-  // The iterator protocol written out: an async generator here kept requests alive too ("GC modes").
-  let read = false;
-  const next = async () => {
-    if (read) return { done: true as const, value: undefined };
-    read = true;
-    return { done: false as const, value: await whole };
-  };
-  return { [Symbol.asyncIterator]: () => ({ next }) };
-}
-
-const utf8 = new TextDecoder();
-
-/** The whole of a {@link TransportResponse}'s body as UTF-8 text (a leading BOM dropped). */
-export async function readText(body: AsyncIterable<Uint8Array>): Promise<string> {
-  const parts: Uint8Array[] = [];
-  for await (const chunk of body) parts.push(chunk);
-  return utf8.decode(Buffer.concat(parts));
 }
