@@ -117,7 +117,9 @@ export class RateLimiter {
   // When the pump sleeps: the time it wakes, and how to wake it early.
   #wakeAt = 0;
   #wake: AbortController | undefined;
-  #sync: Promise<void> = Promise.resolve();
+  // The store's commands in order (writes, and the takes that also write); close() waits for them.
+  #sync: Promise<unknown> = Promise.resolve();
+  #closed = false;
   #storeDownUntil = 0;
   #storeWarned = false;
   // The last time a request went, and whether the last one went as a probe of a blocked budget.
@@ -241,6 +243,18 @@ export class RateLimiter {
     return retryIn;
   }
 
+  /**
+   * Stops for good: queued calls fail with `reason`, and nothing more goes to the store. Resolves once the
+   * store's pending commands have (each within the store's own timeout).
+   */
+  async close(reason: unknown): Promise<void> {
+    this.#closed = true;
+    for (const waiter of [...this.#queue]) waiter.fail(reason);
+    this.#wake?.abort();
+    if (this.#probeTimer?.signal.aborted === false) this.#probeTimer.abort();
+    await this.#sync;
+  }
+
   // A probe's answer without any rate-limit header: the service no longer paces us; start over, open.
   #forget(): void {
     [this.#rule, this.#policy, this.#cubic, this.#mode] = [undefined, false, undefined, 'open'];
@@ -320,7 +334,9 @@ export class RateLimiter {
     });
     late.catch(() => undefined);
     try {
-      const wait = await Promise.race([this.#sync.then(() => this.#store.take(this.#key, rule, now)), late]);
+      const taken = this.#sync.then(() => this.#store.take(this.#key, rule, now));
+      this.#sync = taken.catch(() => undefined);
+      const wait = await Promise.race([taken, late]);
       if (typeof wait !== 'number' || !Number.isFinite(wait) || wait < 0)
         throw new TypeError(
           `the store answered ${typeof wait === 'number' ? wait : typeof wait}, not a wait in ms`,
@@ -338,7 +354,7 @@ export class RateLimiter {
   }
 
   #shared(): boolean {
-    return this.#store !== this.#local && this.#clock.now() >= this.#storeDownUntil;
+    return this.#store !== this.#local && !this.#closed && this.#clock.now() >= this.#storeDownUntil;
   }
 
   #storeFault(error: unknown): void {
