@@ -13,7 +13,7 @@ function recording(client: TestClient) {
   const inFlight = { count: 0 };
   const wrapped: RedisClient = {
     get isReady() {
-      return real.isReady;
+      return real.isReady !== false;
     },
     sendCommand: (args) => {
       commands.push(args[0] ?? '');
