@@ -61,7 +61,8 @@ export class RateLimiter {
   #wake: AbortController | undefined;
   // The store's commands in order (writes, and the takes that also write); close() waits for them.
   #sync: Promise<unknown> = Promise.resolve();
-  #closed = false;
+  // Once closed: the error every turn fails with.
+  #closed: unknown;
   #storeDownUntil = 0;
   #storeWarned = false;
   // The last time a request went, and whether the last one went as a probe of a blocked budget.
@@ -86,6 +87,7 @@ export class RateLimiter {
 
   /** `undefined` when the request may go now; else a promise of its turn (rejected past `maxWaitMs`). */
   turn(maxWaitMs: number, signal?: AbortSignal): Promise<void> | undefined {
+    if (this.#closed !== undefined) return Promise.reject(this.#closed);
     if (this.#mode === 'open' || (this.#mode === 'probe' && !this.#probing && this.#queue.length === 0)) {
       this.#probing = this.#mode === 'probe';
       this.#count();
@@ -189,8 +191,8 @@ export class RateLimiter {
    * Stops for good: queued calls fail with `reason`, and nothing more goes to the store. Resolves once the
    * store's pending commands have (each within the store's own timeout).
    */
-  async close(reason: unknown): Promise<void> {
-    this.#closed = true;
+  async close(reason: Error): Promise<void> {
+    this.#closed ??= reason;
     for (const waiter of [...this.#queue]) waiter.fail(reason);
     this.#wake?.abort();
     if (this.#probeTimer?.signal.aborted === false) this.#probeTimer.abort();
@@ -296,13 +298,19 @@ export class RateLimiter {
   }
 
   #shared(): boolean {
-    return this.#store !== this.#local && !this.#closed && this.#clock.now() >= this.#storeDownUntil;
+    return (
+      this.#store !== this.#local && this.#closed === undefined && this.#clock.now() >= this.#storeDownUntil
+    );
   }
 
   #storeFault(error: unknown): void {
     this.#storeDownUntil = this.#clock.now() + STORE_RETRY_MS;
+    // The cause's code (a RedisStoreError's `redis_timeout`…) and message, as the store gave them.
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
     const why =
-      error instanceof WaitExceeded ? `no answer within ${error.waitedMs} ms` : (error as Error)?.message;
+      error instanceof WaitExceeded
+        ? `no answer within ${error.waitedMs} ms`
+        : `${typeof code === 'string' ? `${code}: ` : ''}${String(message)}`;
     const line = `rate limit store unavailable; pacing without it for ${STORE_RETRY_MS / 1000} s (${why})`;
     if (this.#storeWarned) this.#logger.debug(line);
     else this.#logger.warn(line);
