@@ -67,4 +67,31 @@ describe('one absurd answer does not lock the client out', () => {
     // Two slots of the absurd window went, then one probe after BLOCKED_PROBE_MS; then 100/s, no wait.
     expect(clock.waits).toEqual([BLOCKED_PROBE_MS]);
   });
+
+  it('X-RateLimit-Reset in epoch milliseconds a few seconds ahead is waited for, as such', async () => {
+    const { clock, client } = clients();
+    const reset = String(clock.now() + 3000);
+    server().reply(
+      {
+        ...info,
+        headers: { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+      },
+      info,
+    );
+    await client.oauth.info();
+    await client.oauth.info();
+    expect(clock.waits).toEqual([3000]);
+  });
+
+  it('a 429 with a 400-digit Retry-After fails that call with an hour, not Infinity', async () => {
+    const { client } = clients();
+    server().reply(info, {
+      status: 429,
+      headers: { 'retry-after': '9'.repeat(400) },
+      body: { code: 'rate_limited' },
+    });
+    await client.oauth.info();
+    const error = await client.oauth.info().catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 429, retryAfterMs: 3_600_000 });
+  });
 });

@@ -167,5 +167,9 @@ describe('a Redis that answers wrong or not at all', () => {
     const before = sent.length;
     await env.drive(outcomes(Array.from({ length: 5 }, () => sdk.oauth.info())));
     expect(sent.length).toBe(before);
+    // After the 30 s the store is left alone, it is asked again.
+    await env.fake.clock.advance(30_000);
+    await env.drive(outcomes(Array.from({ length: 3 }, () => sdk.oauth.info())));
+    expect(sent.length).toBeGreaterThan(before);
   });
 });

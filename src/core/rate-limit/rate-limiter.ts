@@ -59,8 +59,9 @@ export class RateLimiter {
   // When the pump sleeps: the time it wakes, and how to wake it early.
   #wakeAt = 0;
   #wake: AbortController | undefined;
-  // The store's commands in order (writes, and the takes that also write); close() waits for them.
+  // The shared store's commands go in order (takes write too); close() waits for those sent.
   #sync: Promise<unknown> = Promise.resolve();
+  readonly #pending = new Set<Promise<unknown>>();
   // Once closed: the error every turn fails with.
   #closed: unknown;
   #storeDownUntil = 0;
@@ -196,7 +197,23 @@ export class RateLimiter {
     for (const waiter of [...this.#queue]) waiter.fail(reason);
     this.#wake?.abort();
     if (this.#probeTimer?.signal.aborted === false) this.#probeTimer.abort();
-    await this.#sync;
+    await Promise.all(this.#pending);
+  }
+
+  // One command to the shared store, after those before it; none starts once closed.
+  #command<T>(send: () => Promise<T>): Promise<T | undefined> {
+    const run = this.#sync.then(() => {
+      if (this.#closed !== undefined) return undefined;
+      const sent = send();
+      const settled: Promise<unknown> = sent.then(
+        () => this.#pending.delete(settled),
+        () => this.#pending.delete(settled),
+      );
+      this.#pending.add(settled);
+      return sent;
+    });
+    this.#sync = run.catch(() => undefined);
+    return run;
   }
 
   // A probe's answer without any rate-limit header: the service no longer paces us; start over, open.
@@ -210,8 +227,8 @@ export class RateLimiter {
   #push(update: RateLimitUpdate, now: number): void {
     void this.#local.push(this.#key, update, now);
     if (this.#shared())
-      this.#sync = this.#sync.then(() =>
-        this.#store.push(this.#key, update, now).catch((error: unknown) => this.#storeFault(error)),
+      this.#command(() => this.#store.push(this.#key, update, now)).catch((error: unknown) =>
+        this.#storeFault(error),
       );
     // A probe's answer may open the budget: the pump looks again instead of sleeping on the old answer.
     if (update.replace) this.#wake?.abort();
@@ -278,9 +295,7 @@ export class RateLimiter {
     });
     late.catch(() => undefined);
     try {
-      const taken = this.#sync.then(() => this.#store.take(this.#key, rule, now));
-      this.#sync = taken.catch(() => undefined);
-      const wait = await Promise.race([taken, late]);
+      const wait = await Promise.race([this.#command(() => this.#store.take(this.#key, rule, now)), late]);
       if (typeof wait !== 'number' || !Number.isFinite(wait) || wait < 0)
         throw new TypeError(
           `the store answered ${typeof wait === 'number' ? wait : typeof wait}, not a wait in ms`,
@@ -304,7 +319,10 @@ export class RateLimiter {
   }
 
   #storeFault(error: unknown): void {
+    if (this.#closed !== undefined) return;
     this.#storeDownUntil = this.#clock.now() + STORE_RETRY_MS;
+    // Commands after the break do not queue behind one that may never answer.
+    this.#sync = Promise.resolve();
     // The cause's code (a RedisStoreError's `redis_timeout`…) and message, as the store gave them.
     const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
     const why =
