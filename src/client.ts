@@ -2,6 +2,7 @@ import { createTokenManager } from './auth/create-token-manager.js';
 import type { ChunkFits } from './core/bulk/chunk-fit.js';
 import { type ClientOptions, validateClientOptions } from './core/client-options.js';
 import { type Clock, systemClock } from './core/clock.js';
+import { ClientClosedError } from './core/errors/client-closed-error.js';
 import { InputValidationError } from './core/errors/errors.js';
 import { consoleLogger, levelLogger, resolveLogLevel } from './core/logging/logger.js';
 import { SecretRegistry } from './core/logging/secret-registry.js';
@@ -60,6 +61,8 @@ interface Shared {
   secrets: SecretRegistry;
   rateLimiter: RateLimiter | undefined;
   chunkFits: ChunkFits;
+  /** Set by `close()` of any client sharing the transport: they are all closed with it. */
+  lifecycle: { closed: boolean };
 }
 
 /**
@@ -89,6 +92,7 @@ export class PartnerEquity {
   readonly #secrets: SecretRegistry;
   readonly #rateLimiter: RateLimiter | undefined;
   readonly #chunkFits: ChunkFits;
+  readonly #lifecycle: { closed: boolean };
   readonly #requester: Requester;
 
   /** Token info (`GET /v1/oauth2/info`). Tokens themselves are obtained and renewed for you. */
@@ -123,6 +127,8 @@ export class PartnerEquity {
     // The tokens and assertions the token manager handles, redacted by value from errors and logs.
     const secrets = shared?.secrets ?? new SecretRegistry();
     this.#chunkFits = shared?.chunkFits ?? new Map();
+    const lifecycle = shared?.lifecycle ?? { closed: false };
+    this.#lifecycle = lifecycle;
     const logger = levelLogger(o.logger ?? consoleLogger, logLevel);
     if (shared === undefined && isCleartextToNetwork(o.baseUrl)) {
       logger.warn('baseUrl is plain http to another host (allowInsecureHttp): tokens travel in cleartext');
@@ -161,6 +167,7 @@ export class PartnerEquity {
       }),
       rateLimiter,
       maxRateLimitWait: o.maxRateLimitWait,
+      isClosed: () => lifecycle.closed,
     });
     // Credentials become a token manager over `requester` (the token route needs no bearer token); the key
     // is imported, or refused, here, once. Derived clients share it, and so share tokens.
@@ -211,6 +218,7 @@ export class PartnerEquity {
       secrets: this.#secrets,
       rateLimiter: this.#rateLimiter,
       chunkFits: this.#chunkFits,
+      lifecycle: this.#lifecycle,
     };
     try {
       return new PartnerEquity(merged);
@@ -220,10 +228,21 @@ export class PartnerEquity {
   }
 
   /**
-   * Closes the keep-alive connections of the client's own agent (shared with clients derived by
-   * `withOptions()`). Not needed for a long-running process; useful at the end of a script or test.
+   * Closes the client and the clients `withOptions()` derived from it or it from (they share one connection
+   * pool). Calls waiting their rate-limit turn fail, and so does every later call, with `ClientClosedError`;
+   * once it resolves, the client's writes to a shared `rateLimitStore` are done and none starts, so you can
+   * close your Redis client next. Not needed for a long-running process; useful at shutdown, the end of a
+   * script or a test.
+   *
+   * @example
+   * ```ts
+   * await client.close();
+   * await redis.quit();
+   * ```
    */
   async close(): Promise<void> {
+    this.#lifecycle.closed = true;
+    await this.#rateLimiter?.close(new ClientClosedError());
     if ('close' in this.#transport) await this.#transport.close();
   }
 

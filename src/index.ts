@@ -29,6 +29,7 @@ export { type ClientOverrides, PartnerEquity } from './client.js';
 export type { BulkChunk, BulkChunkReport, BulkProgress } from './core/bulk/bulk-chunk.js';
 export type { ClientOptions } from './core/client-options.js';
 export type { Clock } from './core/clock.js';
+export { ClientClosedError } from './core/errors/client-closed-error.js';
 export {
   APIConnectionError,
   APIError,

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { InputValidationError, toValidationIssues, type ValidationIssue } from './errors/errors.js';
 
 /**
@@ -28,4 +28,20 @@ export function checkOptions<T>(subject: string, schema: z.ZodType, options: unk
   const { issues } = optionIssues(schema, options);
   if (issues.length > 0) throw new InputValidationError(subject, issues);
   return options as T;
+}
+
+/** The longest delay a Node.js timer takes (2^31 - 1 ms, about 24.8 days); a longer one fires after 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A number of milliseconds that ends up in a timer: finite, `> 0` (or `>= 0` with `zero: true`) and at most
+ * {@link MAX_TIMER_MS}. Every duration option, of the client or of one call, is checked with it.
+ */
+export function milliseconds({ zero = false } = {}) {
+  const number = z.number().finite('must be a finite number of milliseconds');
+  return (
+    zero
+      ? number.min(0, 'must be a number of milliseconds >= 0')
+      : number.positive('must be a positive number of milliseconds')
+  ).max(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS} ms (about 24.8 days), the longest timer Node.js sets`);
 }

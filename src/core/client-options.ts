@@ -4,7 +4,7 @@ import type { PrivateKeyInput } from '../auth/import-private-key.js';
 import type { Signer } from '../auth/signer.js';
 import type { TokenStore } from '../auth/token-store.js';
 import type { TracerProviderLike } from '../tracing/tracing.js';
-import { checkOptions } from './check-options.js';
+import { checkOptions, milliseconds } from './check-options.js';
 import type { Clock } from './clock.js';
 import { LOG_LEVELS, type Logger, type LogLevel } from './logging/logger.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
@@ -128,7 +128,8 @@ export interface ClientOptions {
   rateLimit?: boolean | undefined;
   /**
    * Longest total wait for the rate limit in one call (its turn, and `Retry-After`s of 429s), in ms. Past
-   * it the call throws `RateLimitError` with `waitedMs`. Also a per-call option.
+   * it the call throws `RateLimitError` with `waitedMs`. Also a per-call option. At most 2^31 - 1 (as every
+   * duration option: the longest timer Node.js sets).
    * @default 60000
    */
   maxRateLimitWait?: number | undefined;
@@ -164,8 +165,6 @@ const httpUrl = (what: string) =>
     { message: `must be an absolute http(s) URL (${what})` },
   );
 
-const millis = () => z.number().finite().positive();
-
 const optionsSchema = z
   .strictObject({
     baseUrl: httpUrl('the environment base URL').refine(
@@ -179,13 +178,13 @@ const optionsSchema = z
     keyId: z.string().min(1).optional(),
     assertionAlgorithm: z.enum(['EdDSA', 'Ed25519']).optional(),
     maxRetries: z.number().int().min(0).max(20).optional(),
-    timeout: millis().optional(),
-    deadline: millis().optional(),
+    timeout: milliseconds().optional(),
+    deadline: milliseconds().optional(),
     retry: z
       .strictObject({
-        initialDelayMs: z.number().finite().min(0).optional(),
-        maxDelayMs: z.number().finite().min(0).optional(),
-        maxRetryAfterMs: z.number().finite().min(0).optional(),
+        initialDelayMs: milliseconds({ zero: true }).optional(),
+        maxDelayMs: milliseconds({ zero: true }).optional(),
+        maxRetryAfterMs: milliseconds({ zero: true }).optional(),
         random: fn<() => number>().optional(),
       })
       .optional(),
@@ -203,7 +202,7 @@ const optionsSchema = z
     tracerProvider: withMethods<TracerProviderLike>('a TracerProvider', 'getTracer'),
     propagateTraceContext: z.boolean().optional(),
     rateLimit: z.boolean().optional(),
-    maxRateLimitWait: z.number().finite().min(0).optional(),
+    maxRateLimitWait: milliseconds({ zero: true }).optional(),
     rateLimitStore: withMethods<RateLimitStore>('a RateLimitStore', 'take', 'push'),
     authenticator: withMethods<Authenticator>('an Authenticator', 'getToken', 'onUnauthorized'),
   })

@@ -1,6 +1,7 @@
 import type { RateLimitStore, RateLimitUpdate, RateRule } from '../core/rate-limit/rate-limit-store.js';
 import { RATE_LIMIT } from './rate-limit-script.js';
 import { RedisCommands } from './redis-commands.js';
+import { RedisStoreError } from './redis-store-error.js';
 import {
   checkOptions,
   DEFAULT_COMMAND_TIMEOUT_MS,
@@ -19,8 +20,10 @@ export type RedisRateLimitStoreOptions = RedisStoreOptions;
  * (a `Retry-After`, a spent window) holds all of them back. Times are the instances' clocks: keep them in
  * sync (NTP).
  *
- * When Redis fails, each client warns once and paces on its own until it is back (the service still
- * enforces its limit, so failing open costs at most a few 429s).
+ * When Redis fails (an error, no answer within the waiting caller's bound, a reply that is not a number),
+ * each client warns and paces on its own for 30 s before it asks Redis again (the service still enforces
+ * its limit, so failing open costs at most a few 429s). Nothing stored is ever more than an hour ahead, and
+ * every key expires within a day.
  *
  * @example
  * ```ts
@@ -45,15 +48,20 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#prefix = `${options.keyPrefix ?? DEFAULT_KEY_PREFIX}ratelimit:`;
   }
 
-  /** @throws RedisStoreError when Redis cannot answer. */
+  /** @throws RedisStoreError when Redis cannot answer, or answers something that is not a wait in ms. */
   async take(key: string, rule: RateRule, now: number): Promise<number> {
     const args = ['take', String(now), String(rule.intervalMs), String(rule.burst)];
-    return Number(await this.#commands.eval(RATE_LIMIT, [this.#prefix + key], args));
+    const reply = await this.#commands.eval(RATE_LIMIT, [this.#prefix + key], args);
+    const wait = typeof reply === 'number' || typeof reply === 'bigint' ? Number(reply) : Number.NaN;
+    if (!Number.isFinite(wait) || wait < 0)
+      throw new RedisStoreError('redis_error', `Redis rate limit: a ${typeof reply} reply, not a wait in ms`);
+    return wait;
   }
 
   /** @throws RedisStoreError when Redis cannot answer. */
   async push(key: string, update: RateLimitUpdate, now: number): Promise<void> {
     const args = ['push', String(now), String(update.until ?? 0), String(update.tat ?? 0)];
+    if (update.replace) args.push('1');
     await this.#commands.eval(RATE_LIMIT, [this.#prefix + key], args);
   }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 // The main entry's helper, so what ./redis throws is the main entry's class (tsup.config.ts: one build).
-import { checkOptions as checkShared } from '../core/check-options.js';
+import { checkOptions as checkShared, MAX_TIMER_MS, milliseconds } from '../core/check-options.js';
 import { isRedisClient, type RedisClient } from './redis-client.js';
 import { type EncryptionKey, keyBytes } from './token-cipher.js';
 
@@ -38,7 +38,7 @@ export const redisStoreShape = {
     message: 'must be a client of the redis (node-redis) or ioredis package',
   }),
   keyPrefix: z.string().optional(),
-  commandTimeoutMs: z.number().finite().positive().optional(),
+  commandTimeoutMs: milliseconds().optional(),
 };
 
 /** `RedisTokenStore`'s own options. */
@@ -46,7 +46,7 @@ export const tokenStoreShape = {
   ...redisStoreShape,
   encryptionKey: z.union([encryptionKey, z.array(encryptionKey).min(1)]).optional(),
   allowPlaintext: z.boolean().optional(),
-  leaseMs: z.number().int().min(100).optional(),
+  leaseMs: z.number().int().min(100).max(MAX_TIMER_MS).optional(),
   whenUnavailable: z.enum(['local', 'fail']).optional(),
 };
 

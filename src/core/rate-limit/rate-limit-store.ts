@@ -4,10 +4,15 @@ export interface RateRule {
   burst: number;
 }
 
-/** What the service said: nothing before `until`; the GCRA arrival time is at least `tat` (epoch ms). */
+/**
+ * What the service said: nothing before `until`; the GCRA arrival time is at least `tat` (epoch ms). With
+ * `replace`, the times are set to these, back as well as forward: the answer to a probe of a blocked budget
+ * corrects what an earlier answer said. Both are at most an hour after `now`.
+ */
 export interface RateLimitUpdate {
   until?: number | undefined;
   tat?: number | undefined;
+  replace?: boolean | undefined;
 }
 
 /**
@@ -17,7 +22,7 @@ export interface RateLimitUpdate {
 export interface RateLimitStore {
   /** Takes a slot of `key`'s budget: 0 when taken, else the ms until one may be free (nothing taken). */
   take(key: string, rule: RateRule, now: number): Promise<number>;
-  /** Moves `key`'s times forward (never back). */
+  /** Moves `key`'s times forward (never back), or sets them with `update.replace`. */
   push(key: string, update: RateLimitUpdate, now: number): Promise<void>;
 }
 
@@ -36,7 +41,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async push(key: string, update: RateLimitUpdate, now: number): Promise<void> {
-    const state = this.#keys.get(key) ?? { tat: now, until: 0 };
+    const state = update.replace ? { tat: now, until: 0 } : (this.#keys.get(key) ?? { tat: now, until: 0 });
     const tat = Math.max(state.tat, update.tat ?? 0);
     this.#keys.set(key, { tat, until: Math.max(state.until, update.until ?? 0) });
   }

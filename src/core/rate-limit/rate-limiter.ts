@@ -1,6 +1,5 @@
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logging/logger.js';
-import { parseRetryAfter } from '../request/retry-policy.js';
 import type { ResponseHeaders } from '../transport/transport.js';
 import {
   MemoryRateLimitStore,
@@ -8,51 +7,7 @@ import {
   type RateLimitUpdate,
   type RateRule,
 } from './rate-limit-store.js';
-
-/** What a response said about the budget (each field only when it said so); times in ms. */
-interface RateLimitHint {
-  limit?: number;
-  windowMs?: number;
-  remaining?: number;
-  resetMs?: number;
-  retryAfterMs?: number;
-}
-
-const first = (value: string | null) => value?.split(',')[0] ?? '';
-const param = (value: string | null, name: string) =>
-  num(new RegExp(`;\\s*${name}=([\\d.]+)`).exec(first(value))?.[1]);
-const num = (text: string | undefined) =>
-  text === undefined || Number.isNaN(Number(text)) ? undefined : Number(text);
-
-/**
- * Reads `RateLimit-Policy`/`RateLimit` (draft-ietf-httpapi-ratelimit-headers, structured fields: the first
- * item), else `RateLimit-*` or `X-RateLimit-*` (a `Reset` over 10^9 is an epoch second), and `Retry-After`.
- */
-function readRateLimit(head: ResponseHeaders, now: number): RateLimitHint | undefined {
-  const policy = head.get('ratelimit-policy');
-  const state = head.get('ratelimit');
-  const prefix = head.get('ratelimit-remaining') === null ? 'x-ratelimit-' : 'ratelimit-';
-  if (
-    policy === null &&
-    state === null &&
-    head.get(`${prefix}remaining`) === null &&
-    head.get('retry-after') === null
-  )
-    return undefined;
-  const count = (name: string) => num(/^\s*([\d.]+)/.exec(head.get(prefix + name) ?? '')?.[1]);
-  const hint: RateLimitHint = {};
-  const limit = param(policy, 'q') ?? count('limit');
-  const window = param(policy, 'w') ?? param(head.get(`${prefix}limit`), 'w');
-  const remaining = param(state, 'r') ?? count('remaining');
-  const reset = param(state, 't') ?? count('reset');
-  const retryAfter = parseRetryAfter(head.get('retry-after'), now);
-  if (limit !== undefined && limit > 0) hint.limit = limit;
-  if (window !== undefined && window > 0) hint.windowMs = window * 1000;
-  if (remaining !== undefined) hint.remaining = remaining;
-  if (reset !== undefined) hint.resetMs = Math.max(0, reset > 1e9 ? reset * 1000 - now : reset * 1000);
-  if (retryAfter !== undefined) hint.retryAfterMs = retryAfter;
-  return Object.keys(hint).length === 0 ? undefined : hint;
-}
+import { MAX_LEARNED_MS, readRateLimit } from './read-rate-limit.js';
 
 interface Waiter {
   started: number;
@@ -73,11 +28,19 @@ const SCALE = 0.4;
 const MIN_RATE = 0.5;
 /** Longest the first request goes alone: a slow first answer must not hold a batch up for long. */
 const PROBE_MS = 1000;
+/** While the budget says "not yet" for longer, one request goes this long after the last: its answer rules. */
+export const BLOCKED_PROBE_MS = 60_000;
+/** How long a store that failed (an error, no answer in the caller's bound, a reply that is not a wait) is left alone. */
+export const STORE_RETRY_MS = 30_000;
+/** A store answer slower than the caller's bound counts as a fault only past this (a 0 ms bound never fits one). */
+const STORE_PATIENCE_MS = 100;
 
 /**
  * Paces one client's bearer requests (its `withOptions()` clients share it). Until the first answer (for
  * at most a second) one request goes at a time; an answer without rate-limit headers lets every request go at once until a 429.
- * A learned limit (or CUBIC after bare 429s) is a GCRA rule run against the store, in FIFO order.
+ * A learned limit (or CUBIC after bare 429s) is a GCRA rule run against the store, in FIFO order. What it
+ * learns is bounded (an hour at most), a blocked budget lets a probe through every {@link BLOCKED_PROBE_MS},
+ * and a failing store is left for this client's own budget for {@link STORE_RETRY_MS}.
  */
 export class RateLimiter {
   readonly #key: string;
@@ -93,8 +56,19 @@ export class RateLimiter {
   #cubic: { max: number; at: number; k: number; rate: number } | undefined;
   #queue: Waiter[] = [];
   #pumping = false;
-  #sync: Promise<void> = Promise.resolve();
+  // When the pump sleeps: the time it wakes, and how to wake it early.
+  #wakeAt = 0;
+  #wake: AbortController | undefined;
+  // The shared store's commands go in order (takes write too); close() waits for those sent.
+  #sync: Promise<unknown> = Promise.resolve();
+  readonly #pending = new Set<Promise<unknown>>();
+  // Once closed: the error every turn fails with.
+  #closed: unknown;
+  #storeDownUntil = 0;
   #storeWarned = false;
+  // The last time a request went, and whether the last one went as a probe of a blocked budget.
+  #lastGo = Number.NEGATIVE_INFINITY;
+  #replacing = false;
   // Requests sent this second and the last one: the rate CUBIC starts from.
   #second = 0;
   #sent = 0;
@@ -114,6 +88,7 @@ export class RateLimiter {
 
   /** `undefined` when the request may go now; else a promise of its turn (rejected past `maxWaitMs`). */
   turn(maxWaitMs: number, signal?: AbortSignal): Promise<void> | undefined {
+    if (this.#closed !== undefined) return Promise.reject(this.#closed);
     if (this.#mode === 'open' || (this.#mode === 'probe' && !this.#probing && this.#queue.length === 0)) {
       this.#probing = this.#mode === 'probe';
       this.#count();
@@ -137,6 +112,8 @@ export class RateLimiter {
           }),
         fail: (error) => settle(() => reject(error)),
       };
+      // FIFO: behind a pump asleep past this call's bound, its turn cannot come in time.
+      if (this.#pumping && this.#wakeAt > waiter.deadline) return reject(new WaitExceeded(0));
       signal?.addEventListener('abort', onAbort, { once: true });
       if (this.#mode === 'probe' && this.#probeTimer === undefined) {
         this.#probeTimer = new AbortController();
@@ -156,6 +133,7 @@ export class RateLimiter {
   /**
    * Learns from an answer (`undefined`: none came); returns the ms a 429 asked to wait, when it said. A wait
    * longer than the caller's `maxWaitMs` is not imposed on the other requests (the caller gives up on it).
+   * The answer to a probe of a blocked budget replaces what was learned before, so a sane one undoes a bad one.
    */
   observe(
     read: { status: number; headers: ResponseHeaders } | undefined,
@@ -163,12 +141,16 @@ export class RateLimiter {
   ): number | undefined {
     const now = this.#clock.now();
     if (this.#mode === 'probe') this.#probing = false;
+    const replace = this.#replacing && read !== undefined && read.status < 500;
+    if (read !== undefined) this.#replacing = false;
     // abort() builds its default reason (a DOMException) even when already aborted: check first.
     if (read !== undefined && this.#probeTimer?.signal.aborted === false) this.#probeTimer.abort();
     const limited = read?.status === 429;
     const hint =
       read === undefined || (read.status >= 500 && !limited) ? undefined : readRateLimit(read.headers, now);
+    let retryIn: number | undefined;
     if (hint === undefined && !limited) {
+      if (replace) this.#forget();
       if (read !== undefined && this.#mode === 'probe') this.#mode = 'open';
       if (this.#cubic !== undefined && read !== undefined && read.status < 400) this.#grow(now);
     } else {
@@ -188,7 +170,7 @@ export class RateLimiter {
       const rule = this.#rule;
       const left = hint?.remaining;
       // A 429 waits for what it said, else for the window; `r` left means `r` slots free now, 0 none until `t`.
-      const retryIn = limited
+      retryIn = limited
         ? (hint?.retryAfterMs ??
           (left === 0 ? hint?.resetMs : undefined) ??
           (this.#policy && rule ? rule.intervalMs * rule.burst : undefined))
@@ -198,16 +180,58 @@ export class RateLimiter {
       const update: RateLimitUpdate = { until: until === undefined ? undefined : now + until };
       if (rule !== undefined && left !== undefined && left > 0)
         update.tat = now + (rule.burst - left) * rule.intervalMs;
-      if (update.until !== undefined || update.tat !== undefined) {
-        this.#sync = this.#sync
-          .then(() => this.#store.push(this.#key, update, now))
-          .catch((error: unknown) => this.#fallback(error, () => this.#local.push(this.#key, update, now)));
-      }
-      if (this.#queue.length > 0) void this.#pump();
-      return retryIn;
+      // A probe's answer rules whatever the caller's bound: a spent budget stays spent for everyone.
+      if (replace) this.#push({ until: now + (told ?? 0), tat: update.tat ?? now, replace }, now);
+      else if (update.until !== undefined || update.tat !== undefined) this.#push(update, now);
     }
     if (this.#queue.length > 0) void this.#pump();
-    return undefined;
+    return retryIn;
+  }
+
+  /**
+   * Stops for good: queued calls fail with `reason`, and nothing more goes to the store. Resolves once the
+   * store's pending commands have (each within the store's own timeout).
+   */
+  async close(reason: Error): Promise<void> {
+    this.#closed ??= reason;
+    for (const waiter of [...this.#queue]) waiter.fail(reason);
+    this.#wake?.abort();
+    if (this.#probeTimer?.signal.aborted === false) this.#probeTimer.abort();
+    await Promise.all(this.#pending);
+  }
+
+  // One command to the shared store, after those before it; none starts once closed.
+  #command<T>(send: () => Promise<T>): Promise<T | undefined> {
+    const run = this.#sync.then(() => {
+      if (this.#closed !== undefined) return undefined;
+      const sent = send();
+      const settled: Promise<unknown> = sent.then(
+        () => this.#pending.delete(settled),
+        () => this.#pending.delete(settled),
+      );
+      this.#pending.add(settled);
+      return sent;
+    });
+    this.#sync = run.catch(() => undefined);
+    return run;
+  }
+
+  // A probe's answer without any rate-limit header: the service no longer paces us; start over, open.
+  #forget(): void {
+    [this.#rule, this.#policy, this.#cubic, this.#mode] = [undefined, false, undefined, 'open'];
+    this.#push({ until: 0, tat: this.#clock.now(), replace: true }, this.#clock.now());
+  }
+
+  // The client's own budget learns everything at once (its steps run synchronously), so a store that fails
+  // leaves it knowing what this client was told; a shared store gets it in order.
+  #push(update: RateLimitUpdate, now: number): void {
+    void this.#local.push(this.#key, update, now);
+    if (this.#shared())
+      this.#command(() => this.#store.push(this.#key, update, now)).catch((error: unknown) =>
+        this.#storeFault(error),
+      );
+    // A probe's answer may open the budget: the pump looks again instead of sleeping on the old answer.
+    if (update.replace) this.#wake?.abort();
   }
 
   async #pump(): Promise<void> {
@@ -216,7 +240,6 @@ export class RateLimiter {
     let waited = false;
     try {
       while (this.#queue.length > 0) {
-        await this.#sync;
         const rule = this.#rule;
         if (this.#mode === 'probe') {
           if (!this.#probing) this.#queue[0]?.go();
@@ -227,11 +250,17 @@ export class RateLimiter {
           for (const waiter of [...this.#queue]) waiter.go();
           return;
         }
+        const head = this.#queue[0] as Waiter;
         const now = this.#clock.now();
-        // A store that fails (Redis down) is left for this client's own budget: the service still enforces.
-        const wait = await this.#store
-          .take(this.#key, rule, now)
-          .catch((error: unknown) => this.#fallback(error, () => this.#local.take(this.#key, rule, now)));
+        let wait = await this.#take(rule, now, head.deadline - now);
+        // A budget blocked for long lets one request through every BLOCKED_PROBE_MS: its answer rules.
+        if (wait > BLOCKED_PROBE_MS) {
+          wait = Math.max(0, this.#lastGo + BLOCKED_PROBE_MS - now);
+          if (wait === 0) {
+            this.#replacing = true;
+            this.#logger.debug('rate limit: budget blocked; one request goes to learn it again');
+          }
+        }
         if (wait <= 0) {
           this.#queue[0]?.go();
           continue;
@@ -242,23 +271,73 @@ export class RateLimiter {
         if (this.#queue.length === 0) break;
         if (!waited) this.#logger.debug(`rate limit: ${this.#queue.length} request(s) waiting their turn`);
         waited = true;
-        await this.#clock.sleep(wait);
+        this.#wakeAt = now + wait;
+        this.#wake = new AbortController();
+        await this.#clock.sleep(wait, this.#wake.signal).catch(() => undefined);
       }
     } finally {
       this.#pumping = false;
+      this.#wakeAt = 0;
       if (waited) this.#logger.debug('rate limit: no request waiting any more');
     }
   }
 
-  #fallback<T>(error: unknown, local: () => Promise<T>): Promise<T> {
-    if (!this.#storeWarned)
-      this.#logger.warn(`rate limit store unavailable; pacing without it (${(error as Error)?.message})`);
+  /**
+   * A slot from the store, within `boundMs` (the first waiter's bound). A store that fails, answers late or
+   * answers something that is not a wait is left for this client's own budget for a while (the service
+   * still enforces its limit, so failing open costs at most a few 429s).
+   */
+  async #take(rule: RateRule, now: number, boundMs: number): Promise<number> {
+    if (!this.#shared()) return this.#local.take(this.#key, rule, now);
+    const timer = new AbortController();
+    const late = this.#clock.sleep(Math.min(Math.max(0, boundMs), MAX_LEARNED_MS), timer.signal).then(() => {
+      throw new WaitExceeded(boundMs);
+    });
+    late.catch(() => undefined);
+    try {
+      const wait = await Promise.race([this.#command(() => this.#store.take(this.#key, rule, now)), late]);
+      if (typeof wait !== 'number' || !Number.isFinite(wait) || wait < 0)
+        throw new TypeError(
+          `the store answered ${typeof wait === 'number' ? wait : typeof wait}, not a wait in ms`,
+        );
+      if (this.#storeWarned) this.#logger.debug('rate limit store answers again');
+      this.#storeWarned = false;
+      return Math.min(wait, MAX_LEARNED_MS);
+    } catch (error) {
+      // Too slow for a caller in a hurry is not a fault of the store: that one slot is taken here.
+      if (!(error instanceof WaitExceeded && boundMs < STORE_PATIENCE_MS)) this.#storeFault(error);
+      return this.#local.take(this.#key, rule, now);
+    } finally {
+      timer.abort();
+    }
+  }
+
+  #shared(): boolean {
+    return (
+      this.#store !== this.#local && this.#closed === undefined && this.#clock.now() >= this.#storeDownUntil
+    );
+  }
+
+  #storeFault(error: unknown): void {
+    if (this.#closed !== undefined) return;
+    this.#storeDownUntil = this.#clock.now() + STORE_RETRY_MS;
+    // Commands after the break do not queue behind one that may never answer.
+    this.#sync = Promise.resolve();
+    // The cause's code (a RedisStoreError's `redis_timeout`…) and message, as the store gave them.
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+    const why =
+      error instanceof WaitExceeded
+        ? `no answer within ${error.waitedMs} ms`
+        : `${typeof code === 'string' ? `${code}: ` : ''}${String(message)}`;
+    const line = `rate limit store unavailable; pacing without it for ${STORE_RETRY_MS / 1000} s (${why})`;
+    if (this.#storeWarned) this.#logger.debug(line);
+    else this.#logger.warn(line);
     this.#storeWarned = true;
-    return local();
   }
 
   #count(): void {
-    const second = Math.floor(this.#clock.now() / 1000);
+    this.#lastGo = this.#clock.now();
+    const second = Math.floor(this.#lastGo / 1000);
     if (second !== this.#second) {
       this.#lastSent = second === this.#second + 1 ? this.#sent : 0;
       [this.#second, this.#sent] = [second, 0];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionIssues } from '../check-options.js';
+import { milliseconds, optionIssues } from '../check-options.js';
 import type { ValidationIssue } from '../errors/errors.js';
 
 /**
@@ -56,11 +56,11 @@ export const HeadersSchema = z.record(
 );
 
 const RequestOptionsSchema = z.object({
-  timeout: z.number().finite().positive('must be a positive number of milliseconds').optional(),
+  timeout: milliseconds().optional(),
   maxRetries: z.int().min(0, 'must be an integer >= 0').optional(),
   signal: z.instanceof(AbortSignal, { message: 'must be an AbortSignal' }).optional(),
   headers: HeadersSchema.optional(),
-  maxRateLimitWait: z.number().finite().min(0, 'must be a number of milliseconds >= 0').optional(),
+  maxRateLimitWait: milliseconds({ zero: true }).optional(),
 });
 
 /**

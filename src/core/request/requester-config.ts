@@ -41,6 +41,8 @@ export interface RequesterConfig {
   rateLimiter?: RateLimiter | undefined;
   /** Longest total wait for the rate limit in one call, in ms. @default 60_000 */
   maxRateLimitWait?: number | undefined;
+  /** True once the client's `close()` was called: every call then fails with `ClientClosedError`. */
+  isClosed?: (() => boolean) | undefined;
   /** What bulk calls learned of the service's request-size limit; shared by `withOptions()` clients. */
   chunkFits?: ChunkFits | undefined;
 }

@@ -6,6 +6,7 @@ import { MAX_UPLOAD_BYTES } from '../../schemas/uploads.js';
 import { OTEL_REGISTRY, recordWait } from '../../tracing/tracing.js';
 import { VERSION } from '../../version.js';
 import { optionIssues } from '../check-options.js';
+import { ClientClosedError } from '../errors/client-closed-error.js';
 import {
   InputValidationError,
   toValidationIssues,
@@ -241,6 +242,7 @@ export class Requester {
     const options = spec.options ?? {};
     const signal = options.signal;
     if (signal?.aborted) throw userAbortError(spec, signal);
+    if (config.isClosed?.()) throw new ClientClosedError(spec);
 
     const headers = mergeHeaders(
       this.#baseHeaders,
