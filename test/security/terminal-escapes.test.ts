@@ -91,6 +91,7 @@ describe('server strings printed on a terminal', () => {
       { color: true },
     );
     // Only the report's own colours are escapes: `ESC [ <digits> m`.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the report's colour codes, taken out
     expect(controls(report.replace(/\u001b\[\d+m/g, ''))).toEqual([]);
     expect(report).toContain(printable(HOSTILE));
     let written = '';

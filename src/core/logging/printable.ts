@@ -12,7 +12,8 @@ export function printable(text: string): string {
   return text.replace(unsafe, (char) => {
     const code = char.charCodeAt(0);
     // C0 as `\x1b`, the rest as a JSON escape (`\u009b`), so escaped JSON stays JSON.
-    const hex = code.toString(16).padStart(code < 0x20 ? 2 : 4, '0');
-    return code < 0x20 ? `\\x${hex}` : `\\u${hex}`;
+    return code <= 0x1f
+      ? `\\x${code.toString(16).padStart(2, '0')}`
+      : `\\u${code.toString(16).padStart(4, '0')}`;
   });
 }

@@ -20,8 +20,8 @@ export class SecretRegistry {
   // Each value also in every encoding the SDK sends it in (a form body, JSON, a URL), which is how a server
   // may quote it back.
   #values: string[] = [];
-  // Every MIN_FRAGMENT_LENGTH-character cut of the values, built on the first redaction after a change.
-  #fragments: Set<string> | undefined;
+  // Every MIN_FRAGMENT_LENGTH-character cut of the values (rebuilt when a value comes: a few times a token).
+  #fragments = new Set<string>();
 
   /** Remembers `value` (and its encoded forms) until {@link MAX_SECRETS} newer values push it out. */
   add(value: string | undefined): void {
@@ -35,13 +35,15 @@ export class SecretRegistry {
       // Standard base64, as a server may re-encode a base64url signature before quoting it.
       value.replace(/-/g, '+').replace(/_/g, '/'),
     ]);
-    for (const form of forms) {
-      const at = this.#values.indexOf(form);
-      if (at !== -1) this.#values.splice(at, 1);
-      this.#values.push(form);
-    }
-    if (this.#values.length > MAX_SECRETS) this.#values.splice(0, this.#values.length - MAX_SECRETS);
-    this.#fragments = undefined;
+    // A form seen before moves to the newest place.
+    this.#values = [...this.#values.filter((known) => !forms.has(known)), ...forms].slice(-MAX_SECRETS);
+    this.#fragments = new Set(
+      this.#values.flatMap((known) =>
+        Array.from({ length: known.length - MIN_FRAGMENT_LENGTH + 1 }, (_, at) =>
+          known.slice(at, at + MIN_FRAGMENT_LENGTH),
+        ),
+      ),
+    );
   }
 
   /**
@@ -51,25 +53,8 @@ export class SecretRegistry {
   replace(text: string, replacement = '[REDACTED]'): string {
     let out = text;
     // Newest first: a value contained in another (unlikely, harmless) is then replaced inside it too.
-    for (let i = this.#values.length - 1; i >= 0; i -= 1) {
-      const value = this.#values[i] as string;
-      if (out.includes(value)) out = out.split(value).join(replacement);
-    }
-    if (this.#values.length === 0) return out;
-    const fragments = this.#fragmentSet();
-    return out.replace(tokenRun, (run) => replaceCuts(run, fragments, replacement));
-  }
-
-  #fragmentSet(): Set<string> {
-    if (this.#fragments !== undefined) return this.#fragments;
-    const fragments = new Set<string>();
-    for (const value of this.#values) {
-      for (let at = 0; at + MIN_FRAGMENT_LENGTH <= value.length; at += 1) {
-        fragments.add(value.slice(at, at + MIN_FRAGMENT_LENGTH));
-      }
-    }
-    this.#fragments = fragments;
-    return fragments;
+    for (const value of this.#values.toReversed()) out = out.replaceAll(value, () => replacement);
+    return out.replace(tokenRun, (run) => replaceCuts(run, this.#fragments, replacement));
   }
 
   /** How many values (and URL-encoded forms) are remembered. */
@@ -88,22 +73,15 @@ export class SecretRegistry {
 
 // `run` with each stretch covered by known cuts replaced once (overlapping cuts join into one stretch).
 function replaceCuts(run: string, fragments: Set<string>, replacement: string): string {
-  let out = '';
-  let kept = 0;
-  let coveredTo = -1;
-  let stretchFrom = 0;
-  for (let at = 0; at + MIN_FRAGMENT_LENGTH <= run.length; at += 1) {
-    if (!fragments.has(run.slice(at, at + MIN_FRAGMENT_LENGTH))) continue;
-    if (at > coveredTo) {
-      // A new stretch: the one before it (if any) is done.
-      if (coveredTo >= 0) {
-        out += `${run.slice(kept, stretchFrom)}${replacement}`;
-        kept = coveredTo;
-      }
-      stretchFrom = at;
-    }
-    coveredTo = at + MIN_FRAGMENT_LENGTH;
+  const covered = new Uint8Array(run.length);
+  for (let end = MIN_FRAGMENT_LENGTH; end <= run.length; end += 1) {
+    if (fragments.has(run.slice(end - MIN_FRAGMENT_LENGTH, end)))
+      covered.fill(1, end - MIN_FRAGMENT_LENGTH, end);
   }
-  if (coveredTo < 0) return run;
-  return `${out}${run.slice(kept, stretchFrom)}${replacement}${run.slice(coveredTo)}`;
+  let out = '';
+  for (let at = 0; at < run.length; at += 1) {
+    if (covered[at] === 0) out += run[at];
+    else if (at === 0 || covered[at - 1] === 0) out += replacement;
+  }
+  return out;
 }
