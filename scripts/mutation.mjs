@@ -87,6 +87,26 @@ const GROUPS = {
       'test/reliability/fault-matrix.test.ts',
     ],
   },
+  // What keeps a secret or a server's control characters out of errors, logs and the terminal (issue 46).
+  redaction: {
+    mutate: [
+      'src/core/logging/redact.ts',
+      'src/core/logging/secret-registry.ts',
+      'src/core/logging/printable.ts',
+    ],
+    tests: [
+      'test/core/logging.test.ts',
+      'test/security/redaction*.test.ts',
+      'test/security/quoted-assertion*.test.ts',
+      'test/security/server-quoted-secrets.test.ts',
+      'test/security/secret-hygiene.test.ts',
+      'test/security/log-bounds.test.ts',
+      'test/security/terminal-escapes.test.ts',
+      'test/security/hostile-responses.test.ts',
+      'test/auth/token-manager-guards.test.ts',
+      'test/tracing/personal-data.test.ts',
+    ],
+  },
 };
 
 const args = process.argv.slice(2);

@@ -97,6 +97,12 @@ export async function readCredentials(
     privateKey = await readFile(keyFile!, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    // A variable that holds the key itself (easy in an env file or a CI variable) is never quoted.
+    if (looksLikeKey(keyFile!)) {
+      throw new CommandError(
+        `${CREDENTIAL_ENV.privateKeyFile} (or --private-key-file) seems to hold a key itself, not a file name (not shown): write the key to a file only you can read and name that file`,
+      );
+    }
     throw new CommandError(
       `cannot read the private key file '${keyFile}' (${code}): set ${CREDENTIAL_ENV.privateKeyFile} (or --private-key-file) to your PKCS#8 PEM key, e.g. the one partner-equity keys generate --out wrote`,
     );
@@ -108,4 +114,14 @@ export async function readCredentials(
     privateKey,
     ...(keyId !== undefined && { keyId }),
   };
+}
+
+// PEM, a JWK, or a run of base64 as long as an Ed25519 key's (a PKCS#8 DER is 64 characters, a raw `d` 43):
+// no file name the CLI would quote. A long name without a dot or a separator may be refused too; it is
+// then named only by its variable.
+function looksLikeKey(value: string): boolean {
+  const text = value.trim();
+  return (
+    text.includes('-----') || text.startsWith('{') || /\s/.test(text) || /^[A-Za-z0-9+/_=-]{40,}$/.test(text)
+  );
 }

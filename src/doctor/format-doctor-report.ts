@@ -1,3 +1,4 @@
+import { printable as t } from '../core/logging/printable.js';
 import { DOCTOR_GROUPS, type DoctorFinding, type DoctorReport, type DoctorStatus } from './doctor-report.js';
 
 const GROUP_TITLES = {
@@ -44,6 +45,7 @@ function groupedFindings(
 /**
  * The report as text, grouped like the checks run: one line per check (status, title, explanation), then
  * its fix, the service's words and probes, and for the OpenAPI comparison every difference by operation.
+ * What the service said is shown with its control characters escaped, never sent to the terminal.
  *
  * @example
  * ```ts
@@ -57,7 +59,7 @@ export function formatDoctorReport(report: DoctorReport, options: FormatDoctorRe
   const serviceChecked = report.checks.some((check) => check.group !== 'webhooks');
   const lines = [
     serviceChecked
-      ? `Partner Equity doctor: ${report.baseUrl} (responseValidation: ${report.responseValidation})`
+      ? `Partner Equity doctor: ${t(report.baseUrl)} (responseValidation: ${report.responseValidation})`
       : 'Partner Equity doctor: webhook endpoint',
   ];
   for (const group of DOCTOR_GROUPS) {
@@ -66,15 +68,15 @@ export function formatDoctorReport(report: DoctorReport, options: FormatDoctorRe
     lines.push('', GROUP_TITLES[group]);
     for (const check of checks) {
       const label = paint(COLOURS[check.status], LABELS[check.status].padEnd(7));
-      lines.push(`  ${label}  ${check.title}: ${check.explanation}`);
-      if (check.fix !== undefined && check.status !== 'ok') lines.push(`           fix: ${check.fix}`);
-      for (const detail of check.details ?? []) lines.push(paint(2, `           · ${detail}`));
+      lines.push(`  ${label}  ${t(check.title)}: ${t(check.explanation)}`);
+      if (check.fix !== undefined && check.status !== 'ok') lines.push(`           fix: ${t(check.fix)}`);
+      for (const detail of check.details ?? []) lines.push(paint(2, `           · ${t(detail)}`));
       for (const [operation, entry] of groupedFindings(check.findings ?? [])) {
-        lines.push(`           ${operation}${entry.sdk === '' ? '' : `  (${entry.sdk})`}`);
+        lines.push(`           ${t(operation)}${entry.sdk === '' ? '' : `  (${t(entry.sdk)})`}`);
         for (const line of entry.lines) {
           const impact = paint(IMPACT_COLOURS[line.impact], line.impact.padEnd(9));
           const where = line.path === '' ? line.where : `${line.where} ${line.path}`;
-          lines.push(`             ${impact} ${where}: ${line.message}`);
+          lines.push(`             ${impact} ${t(where)}: ${t(line.message)}`);
         }
       }
     }

@@ -1,3 +1,4 @@
+import { createContext, Script } from 'node:vm';
 import { checkReachable, type FaultRoute } from './fault-routes.js';
 
 /**
@@ -8,7 +9,9 @@ import { checkReachable, type FaultRoute } from './fault-routes.js';
  * - `path: /^\/v1\/spvs\/[^/]+\/subscriptions$/` matches what the RegExp finds.
  *
  * `inject` refuses an exact path or a prefix (with its method) that no route of the fake can ever match,
- * rather than let a test pass without its fault; a RegExp is taken as given.
+ * rather than let a test pass without its fault; a RegExp is taken as given. A RegExp runs under a time
+ * bound (100 ms of real time): one that backtracks longer on a path does not match it, so a pattern
+ * like `^/(a+)+$` cannot stop the fake answering.
  */
 export interface FaultMatch {
   /** HTTP method, case-insensitive. */
@@ -203,8 +206,25 @@ function matches(match: FaultMatch | undefined, method: string, path: string): b
   if (match?.pathPrefix !== undefined) return path.startsWith(match.pathPrefix);
   if (match?.path === undefined) return true;
   if (typeof match.path === 'string') return match.path === path;
-  match.path.lastIndex = 0;
-  return match.path.test(path);
+  return testWithin(match.path, path);
+}
+
+/** How long a fault's RegExp may run on one path (real time) before it counts as no match. */
+const PATTERN_TIMEOUT_MS = 100;
+
+const patternTest = new Script('pattern.lastIndex = 0; pattern.test(path)');
+
+// A pattern comes from a test, the mock's --fault or its admin API: vm's timeout interrupts a catastrophic
+// backtrack, which nothing else in JavaScript can. Only RegExp faults pay for it.
+function testWithin(pattern: RegExp, path: string): boolean {
+  try {
+    return (
+      patternTest.runInContext(createContext({ pattern, path }), { timeout: PATTERN_TIMEOUT_MS }) === true
+    );
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return false;
+    throw error;
+  }
 }
 
 /** `POST /v1/investors 503 x2`: the fault as `--fault` writes it. */

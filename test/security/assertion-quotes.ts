@@ -18,6 +18,15 @@ export const QUOTES = {
     const [header, claims, signature] = assertion.split('.');
     return `bad signature ${signature} over header ${header} and claims ${claims}`;
   },
+  // Security review of issue 46: cut pieces of the signature passed redaction.
+  'as a middle cut of its signature': (assertion: string) =>
+    `signature mismatch near ${assertion.split('.')[2]?.slice(20, 60)}`,
+  'with its signature in standard base64': (assertion: string) => {
+    const signature = assertion.split('.')[2] ?? '';
+    return `bad signature ${signature.replace(/-/g, '+').replace(/_/g, '/')}==`;
+  },
+  'truncated with …': (assertion: string) =>
+    `could not verify ${assertion.slice(0, assertion.lastIndexOf('.') + 31)}…`,
 } as const;
 
 /**

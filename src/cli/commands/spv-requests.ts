@@ -1,3 +1,4 @@
+import { printable } from '../../core/logging/printable.js';
 import { isCleartextToNetwork } from '../../core/transport/loopback-host.js';
 import type { PartnerEquity } from '../../index.js';
 import type { SPV_REQUEST_STATUSES, SpvRequestListItem } from '../../schemas/spv-requests.js';
@@ -60,8 +61,10 @@ function table(views: readonly SpvRequestView[]): string {
       v.shareClasses.map(({ slug, name }) => `${slug} "${name}"`).join(', ') || '-',
     ]),
   ];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return `${rows
+  // Names, slugs and share classes are the server's text: escapes are shown, never run.
+  const cells = rows.map((row) => row.map(printable));
+  const widths = cells[0]!.map((_, column) => Math.max(...cells.map((row) => row[column]!.length)));
+  return `${cells
     .map((row) =>
       row
         .map((cell, column) => cell.padEnd(widths[column]!))

@@ -71,9 +71,9 @@ function redactJwts(run: string): string {
     const at = run.indexOf('eyJ', from);
     if (at === -1) return run;
     const first = run.indexOf('.', at);
-    const second = first === -1 ? -1 : run.indexOf('.', first + 1);
-    // No two dots after this `eyJ`: none after a later one either.
-    if (second === -1) return run;
+    // No dot after this `eyJ`: none after a later one either.
+    if (first === -1) return run;
+    const second = run.indexOf('.', first + 1);
     if (second > first + 1) {
       let end = run.length;
       while (run[end - 1] === '.') end -= 1;

@@ -2,7 +2,14 @@
 export const MIN_SECRET_LENGTH = 8;
 
 /** How many values one registry remembers (the oldest goes first): tokens rotate, old ones fade out. */
-export const MAX_SECRETS = 32;
+export const MAX_SECRETS = 64;
+
+/** The shortest cut of a remembered value that is redacted wherever it appears on its own. */
+export const MIN_FRAGMENT_LENGTH = 16;
+
+// Runs of the characters tokens and assertions are made of (both base64 alphabets, `.` and `~`); a cut of a
+// secret is looked for inside such runs only, so the scan is linear in the text.
+const tokenRun = /[A-Za-z0-9_\-+/=.~]{16,}/g;
 
 /**
  * The secret values one client knows (its tokens and last assertions), so that what a server quotes back
@@ -13,6 +20,8 @@ export class SecretRegistry {
   // Each value also in every encoding the SDK sends it in (a form body, JSON, a URL), which is how a server
   // may quote it back.
   #values: string[] = [];
+  // Every MIN_FRAGMENT_LENGTH-character cut of the values (rebuilt when a value comes: a few times a token).
+  #fragments = new Set<string>();
 
   /** Remembers `value` (and its encoded forms) until {@link MAX_SECRETS} newer values push it out. */
   add(value: string | undefined): void {
@@ -23,24 +32,29 @@ export class SecretRegistry {
       // `application/x-www-form-urlencoded`, as the token endpoint's body is sent (`~` is `%7E` there).
       new URLSearchParams({ v: value }).toString().slice(2),
       JSON.stringify(value).slice(1, -1),
+      // Standard base64, as a server may re-encode a base64url signature before quoting it.
+      value.replace(/-/g, '+').replace(/_/g, '/'),
     ]);
-    for (const form of forms) {
-      const at = this.#values.indexOf(form);
-      if (at !== -1) this.#values.splice(at, 1);
-      this.#values.push(form);
-    }
-    if (this.#values.length > MAX_SECRETS) this.#values.splice(0, this.#values.length - MAX_SECRETS);
+    // A form seen before moves to the newest place.
+    this.#values = [...this.#values.filter((known) => !forms.has(known)), ...forms].slice(-MAX_SECRETS);
+    this.#fragments = new Set(
+      this.#values.flatMap((known) =>
+        Array.from({ length: known.length - MIN_FRAGMENT_LENGTH + 1 }, (_, at) =>
+          known.slice(at, at + MIN_FRAGMENT_LENGTH),
+        ),
+      ),
+    );
   }
 
-  /** `text` with every remembered value replaced by `replacement`. */
+  /**
+   * `text` with every remembered value replaced by `replacement`, and every cut of one (a middle piece, a
+   * copy truncated with `…`) of at least {@link MIN_FRAGMENT_LENGTH} characters.
+   */
   replace(text: string, replacement = '[REDACTED]'): string {
     let out = text;
     // Newest first: a value contained in another (unlikely, harmless) is then replaced inside it too.
-    for (let i = this.#values.length - 1; i >= 0; i -= 1) {
-      const value = this.#values[i] as string;
-      if (out.includes(value)) out = out.split(value).join(replacement);
-    }
-    return out;
+    for (const value of this.#values.toReversed()) out = out.replaceAll(value, () => replacement);
+    return out.replace(tokenRun, (run) => replaceCuts(run, this.#fragments, replacement));
   }
 
   /** How many values (and URL-encoded forms) are remembered. */
@@ -55,4 +69,19 @@ export class SecretRegistry {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `SecretRegistry { size: ${this.#values.length} }`;
   }
+}
+
+// `run` with each stretch covered by known cuts replaced once (overlapping cuts join into one stretch).
+function replaceCuts(run: string, fragments: Set<string>, replacement: string): string {
+  const covered = new Uint8Array(run.length);
+  for (let end = MIN_FRAGMENT_LENGTH; end <= run.length; end += 1) {
+    if (fragments.has(run.slice(end - MIN_FRAGMENT_LENGTH, end)))
+      covered.fill(1, end - MIN_FRAGMENT_LENGTH, end);
+  }
+  let out = '';
+  for (let at = 0; at < run.length; at += 1) {
+    if (covered[at] === 0) out += run[at];
+    else if (at === 0 || covered[at - 1] === 0) out += replacement;
+  }
+  return out;
 }
