@@ -7,7 +7,9 @@ import { OTEL_REGISTRY, recordWait } from '../../tracing/tracing.js';
 import { VERSION } from '../../version.js';
 import { optionIssues } from '../check-options.js';
 import {
+  AuthenticationError,
   InputValidationError,
+  RateLimitError,
   toValidationIssues,
   userAbortError,
   type ValidationIssue,
@@ -25,9 +27,8 @@ import type { RequesterConfig } from './requester-config.js';
 import { type RetryLoop, withRetries } from './retry-policy.js';
 import {
   type CallState,
-  pacedSend,
+  gatedSend,
   parseSuccess,
-  type ReadResponse,
   responseContext,
   sendAttempt,
   toAPIError,
@@ -272,6 +273,7 @@ export class Requester {
       headers,
       idempotencyKey,
       attempts: 0,
+      rateLimitWaited: 0,
       startedAt,
       deadlineAt: config.deadline === undefined ? undefined : startedAt + config.deadline,
       timeout: options.timeout ?? config.timeout,
@@ -281,10 +283,11 @@ export class Requester {
     const mode = spec.validation ?? config.validation.mode;
     const validation = mode === config.validation.mode ? config.validation : { ...config.validation, mode };
 
+    let token: string | undefined;
     const attempt = async (): Promise<WithResponse<T>> => {
-      let token: string | undefined;
       try {
         // A fresh cached token is read synchronously (nearly every call); else the exchange is awaited.
+        token = undefined;
         if (authenticator !== undefined)
           token = authenticator.currentToken?.() ?? (await authenticator.getToken(signal));
       } catch (error) {
@@ -292,9 +295,7 @@ export class Requester {
         throw new AbortError(asError(error));
       }
       try {
-        let read = await pacedSend(config, state, () => sendAttempt(config, state, token));
-        if (read.status === 401 && token !== undefined)
-          read = await this.#afterUnauthorized(state, token, read);
+        const read = await gatedSend(config, state, () => sendAttempt(config, state, token));
         const context = responseContext(config, state);
         if (read.status < 200 || read.status >= 300) throw toAPIError(context, read, config.secrets);
         return parseSuccess(context, read, spec.response, validation, spec.select?.bind(spec));
@@ -312,6 +313,10 @@ export class Requester {
       deadlineAt: state.deadlineAt,
       signal,
       repeatable: state.repeatable,
+      // A 429 whose wait the limiter holds, and one 401 after a renewed token, use no retry.
+      resend: (error) =>
+        (error instanceof RateLimitError && state.paced === true) ||
+        (error instanceof AuthenticationError && this.#renewed(state, token, signal)),
     };
     // Tracing off (no provider given, none registered globally) costs this check and nothing else.
     const { tracing } = config;
@@ -324,24 +329,16 @@ export class Requester {
     return traceOperation(span, state, () => withRetries(attempt, loop));
   }
 
-  // The single re-send after a 401, when the authenticator produced a fresh token.
-  async #afterUnauthorized(state: CallState, token: string, first: ReadResponse): Promise<ReadResponse> {
-    const { config } = this;
-    const authenticator = config.authenticator;
-    if (authenticator === undefined || state.refreshedAfter401 === true) return first;
-    const signal = state.spec.options?.signal;
+  // Whether a call refused with 401 is worth its one re-send: the authenticator renewed the token it sent.
+  async #renewed(state: CallState, token: string | undefined, signal: AbortSignal | undefined) {
+    const { authenticator, clock, logger } = this.#config;
+    if (authenticator === undefined || token === undefined || state.refreshedAfter401 === true) return false;
     state.refreshedAfter401 = true;
-    let fresh: string;
-    const waitStarted = config.clock.now();
-    try {
-      if (!(await authenticator.onUnauthorized(token, signal))) return first;
-      fresh = await authenticator.getToken(signal);
-    } catch (error) {
-      throw new AbortError(asError(error));
-    }
-    recordWait('unauthorized', config.clock.now() - waitStarted);
-    config.logger.debug(`${state.spec.method} ${state.spec.path}: 401, retrying once with a renewed token`);
-    return sendAttempt(config, state, fresh);
+    const waitStarted = clock.now();
+    if (!(await authenticator.onUnauthorized(token, signal))) return false;
+    recordWait('unauthorized', clock.now() - waitStarted);
+    logger.debug(`${state.spec.method} ${state.spec.path}: 401, retrying once with a renewed token`);
+    return true;
   }
 }
 

@@ -1,6 +1,6 @@
 import { AbortError } from 'p-retry';
 import type { z } from 'zod';
-import { recordWait, type WaitReason } from '../../tracing/tracing.js';
+import { recordWait } from '../../tracing/tracing.js';
 import {
   APIConnectionError,
   APIError,
@@ -23,7 +23,7 @@ import {
   redactText,
 } from '../logging/redact.js';
 import type { SecretRegistry } from '../logging/secret-registry.js';
-import { type RateLimiter, WaitExceeded } from '../rate-limit/rate-limiter.js';
+import { WaitExceeded } from '../rate-limit/rate-limiter.js';
 import { type ResponseHeaders, readText, type TransportRequest } from '../transport/transport.js';
 import type { MultipartBody } from '../uploads/multipart-body.js';
 import type { WithResponse } from './api-promise.js';
@@ -47,6 +47,12 @@ export interface CallState {
   /** A POST is sent again (retried, or re-sent after a 429) only with an idempotency key. */
   repeatable: boolean;
   refreshedAfter401?: boolean;
+  /** Ms waited for the rate limit so far, summed across attempts: bounded by `maxRateLimitWait`. */
+  rateLimitWaited: number;
+  /** Set by an attempt answered 429 whose wait the limiter now holds: the retry loop sends it again. */
+  paced?: boolean;
+  /** The last 429 the call received, for the error when a later turn is refused before sending. */
+  limited?: ReadResponse | undefined;
 }
 
 /**
@@ -359,55 +365,52 @@ function errorBody(text: string, headers: ResponseHeaders, secrets: SecretRegist
 }
 
 /**
- * Sends one bearer attempt in its turn (at once without a limiter). A 429 that says when to come back is
- * sent again then without using a retry; once the waits would pass `maxRateLimitWait`, `RateLimitError`.
+ * Sends one bearer attempt in its turn (at once without a limiter): the limiter is only a gate. A 429 that
+ * says when to come back marks the call `paced` (the retry loop sends it again, and the limiter holds the
+ * next turn); once the waits would pass `maxRateLimitWait`, `RateLimitError`.
  */
-export function pacedSend(config: RequesterConfig, state: CallState, send: () => Promise<ReadResponse>) {
-  const limiter = config.rateLimiter;
-  if (limiter === undefined || (state.spec.auth ?? 'bearer') !== 'bearer') return send();
-  return paced(limiter, config, state, send);
-}
-
-async function paced(
-  limiter: RateLimiter,
+export async function gatedSend(
   config: RequesterConfig,
   state: CallState,
   send: () => Promise<ReadResponse>,
-) {
+): Promise<ReadResponse> {
+  const limiter = config.rateLimiter;
+  state.paced = false;
+  if (limiter === undefined || (state.spec.auth ?? 'bearer') !== 'bearer') return send();
   const { clock } = config;
   const options = state.spec.options;
   const maxWait = options?.maxRateLimitWait ?? config.maxRateLimitWait ?? 60_000;
-  let waited = 0;
-  let reason: WaitReason = 'rate_limit';
-  for (;;) {
-    const turn = limiter.turn(maxWait - waited, options?.signal);
-    if (turn !== undefined) {
-      const started = clock.now();
-      await turn.catch((error: unknown) => {
-        throw error instanceof WaitExceeded
-          ? new AbortError(gaveUp(config, state, undefined, waited + error.waitedMs))
-          : error;
-      });
-      const ms = clock.now() - started;
-      waited += ms;
-      if (ms > 0) recordWait(reason, ms);
-    }
-    let read: ReadResponse;
-    try {
-      read = await send();
-    } catch (error) {
-      limiter.observe(undefined);
-      throw error;
-    }
-    const retryIn = limiter.observe(read, maxWait - waited);
-    // A POST without an idempotency key is never sent twice, 429 or not.
-    if (retryIn === undefined || !state.repeatable) return read;
-    if (waited + retryIn > maxWait) throw new AbortError(gaveUp(config, state, read, waited, retryIn));
-    config.logger.debug(`${state.spec.method} ${state.spec.path}: 429, sent again in turn (${retryIn}ms)`);
-    reason = 'retry_after';
+  const turn = limiter.turn(maxWait - state.rateLimitWaited, options?.signal);
+  if (turn !== undefined) {
+    const started = clock.now();
+    await turn.catch((error: unknown) => {
+      throw error instanceof WaitExceeded
+        ? new AbortError(gaveUp(config, state, state.limited, state.rateLimitWaited + error.waitedMs))
+        : error;
+    });
+    const ms = clock.now() - started;
+    state.rateLimitWaited += ms;
+    if (ms > 0) recordWait(state.limited === undefined ? 'rate_limit' : 'retry_after', ms);
   }
+  let read: ReadResponse;
+  try {
+    read = await send();
+  } catch (error) {
+    limiter.observe(undefined);
+    throw error;
+  }
+  const retryIn = limiter.observe(read, maxWait - state.rateLimitWaited);
+  // A POST without an idempotency key is never sent twice, 429 or not.
+  if (retryIn === undefined || !state.repeatable) return read;
+  state.limited = read;
+  if (state.rateLimitWaited + retryIn > maxWait)
+    throw new AbortError(gaveUp(config, state, read, state.rateLimitWaited, retryIn));
+  state.paced = true;
+  config.logger.debug(`${state.spec.method} ${state.spec.path}: 429, sent again in turn (${retryIn}ms)`);
+  return read;
 }
 
+// The call gave up waiting for the rate limit: with the 429 it last received, if any (else none was sent).
 function gaveUp(
   config: RequesterConfig,
   state: CallState,
@@ -420,6 +423,7 @@ function gaveUp(
   return new RateLimitError({
     ...context,
     status: 429,
+    answered: read !== undefined,
     headers: answer?.headers ?? new Headers(),
     requestId: answer?.requestId,
     body: answer?.body,
