@@ -282,6 +282,8 @@ export class Requester {
     const authenticator = auth === 'none' ? undefined : config.authenticator;
     const mode = spec.validation ?? config.validation.mode;
     const validation = mode === config.validation.mode ? config.validation : { ...config.validation, mode };
+    // A route that declares `off` is one whose shape the spec does not show: its `select` reads any body.
+    const shown = spec.validation !== 'off';
 
     let token: string | undefined;
     const attempt = async (): Promise<WithResponse<T>> => {
@@ -298,7 +300,7 @@ export class Requester {
         const read = await gatedSend(config, state, () => sendAttempt(config, state, token));
         const context = responseContext(config, state);
         if (read.status < 200 || read.status >= 300) throw toAPIError(context, read, config.secrets);
-        return parseSuccess(context, read, spec.response, validation, spec.select?.bind(spec));
+        return parseSuccess(context, read, spec.response, validation, spec.select?.bind(spec), shown);
       } catch (error) {
         throw userAbortError(spec, signal, error) ?? error;
       }

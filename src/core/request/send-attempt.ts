@@ -15,8 +15,10 @@ import {
 } from '../errors/errors.js';
 import { logBody } from '../logging/log-body.js';
 import {
+  isSecretKey,
   MAX_KEPT_TEXT,
   MAX_REDACTED_BODY,
+  REDACTED,
   type RedactOptions,
   redact,
   redactHeaders,
@@ -230,8 +232,10 @@ export function toHeaders(headers: ResponseHeaders): Headers {
 }
 
 /**
- * Parses a 2xx body with `schema` (per `validation`) and `select`s the call's value. A body that is not JSON
- * throws {@link ResponseValidationError}; one that breaks the schema throws it only in `'strict'` mode.
+ * Parses a 2xx body with `schema` (per `validation`) and `select`s the call's value. A body that is not what
+ * the route returns (not JSON, or JSON of another type) throws
+ * {@link ResponseValidationError} in every mode, unless the route shows no shape (`shown: false`); one that
+ * breaks a field of the schema throws it only in `'strict'` mode.
  */
 export function parseSuccess<T, Body>(
   context: ResponseContext,
@@ -239,8 +243,12 @@ export function parseSuccess<T, Body>(
   schema: z.ZodType<Body>,
   validation: ResponseValidation,
   select?: (body: Body) => T,
+  shown = true,
 ): WithResponse<T> {
-  const value = parseBody(context, response);
+  const value = parseBody(context, response, schema);
+  const wrong = shown ? shapeIssues(schema, value) : [];
+  if (wrong.length > 0)
+    throw validationError(context, response, 'is not what the route returns', wrong, true);
   let body = value as Body;
   if (validation.mode !== 'off') {
     const parsed = schema.safeParse(value);
@@ -248,7 +256,15 @@ export function parseSuccess<T, Body>(
     else {
       const issues = toValidationIssues(parsed.error.issues);
       if (validation.mode === 'strict')
-        throw validationError(context, response, 'did not match the API spec', issues, value, parsed.error);
+        throw validationError(
+          context,
+          response,
+          'did not match the API spec',
+          issues,
+          false,
+          value,
+          parsed.error,
+        );
       validation.warn(`${context.method} ${context.route ?? context.path}`, response.status, issues);
     }
   }
@@ -279,40 +295,120 @@ function lazyHeaders(this: { [SOURCE]: ResponseHeaders }): Headers {
   return headers;
 }
 
-// JSON when it parses, else the text (the HTML of `/docs`), unless the content type says JSON.
-function parseBody(context: ResponseContext, response: ReadResponse): unknown {
+// JSON when it parses; the text only where the route returns text (the HTML of `/docs`).
+function parseBody(context: ResponseContext, response: ReadResponse, schema: z.ZodType): unknown {
   const { text } = response;
   if (text === '') return undefined;
   try {
     return JSON.parse(text);
   } catch {
-    // The parser's message quotes the body, which may hold a token: keep it out, and keep no excerpt.
-    if (/\bjson\b/i.test(response.headers.get('content-type') ?? ''))
-      throw validationError(context, response, 'body is not valid JSON', []);
-    return text;
+    // The parser's message quotes the body, which may hold a token: keep it out (the excerpt is redacted).
+    if (jsonKinds(schema)?.has('string') === true) return text;
+    throw validationError(context, response, 'is not JSON', [], true);
   }
 }
 
+type JsonKind = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null' | 'undefined';
+
+const kindsOfSchema = new WeakMap<z.ZodType, ReadonlySet<JsonKind> | null>();
+
+/** The JSON types a schema accepts at its top; `undefined` when it accepts any. Worked out once a schema. */
+function jsonKinds(schema: z.ZodType): ReadonlySet<JsonKind> | undefined {
+  let kinds = kindsOfSchema.get(schema);
+  if (kinds === undefined) {
+    kinds = topKinds(schema) ?? null;
+    kindsOfSchema.set(schema, kinds);
+  }
+  return kinds ?? undefined;
+}
+
+function topKinds(schema: z.ZodType): Set<JsonKind> | undefined {
+  const def = schema._zod.def as unknown as {
+    type: string;
+    innerType?: z.ZodType;
+    in?: z.ZodType;
+    left?: z.ZodType;
+    options?: z.ZodType[];
+    getter?: () => z.ZodType;
+  };
+  const also = (inner: z.ZodType | undefined, kind: JsonKind) => {
+    const kinds = inner && topKinds(inner);
+    return kinds && new Set([...kinds, kind]);
+  };
+  switch (def.type) {
+    case 'object':
+    case 'record':
+      return new Set(['object']);
+    case 'array':
+    case 'tuple':
+      return new Set(['array']);
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'null':
+      return new Set([def.type]);
+    case 'optional':
+      return also(def.innerType, 'undefined');
+    case 'nullable':
+      return also(def.innerType, 'null');
+    case 'default':
+    case 'prefault':
+    case 'catch':
+    case 'readonly':
+    case 'nonoptional':
+      return def.innerType && topKinds(def.innerType);
+    case 'pipe':
+      return def.in && topKinds(def.in);
+    case 'intersection':
+      return def.left && topKinds(def.left);
+    case 'lazy':
+      return def.getter && topKinds(def.getter());
+    case 'union': {
+      const each = (def.options ?? []).map(topKinds);
+      return each.includes(undefined) ? undefined : new Set(each.flatMap((kinds) => [...(kinds ?? [])]));
+    }
+    default:
+      return undefined;
+  }
+}
+
+const kindOf = (value: unknown): JsonKind =>
+  Array.isArray(value) ? 'array' : value === null ? 'null' : (typeof value as JsonKind);
+
+/** A top-level type the schema does not accept: a body that is not the route's answer at all. */
+function shapeIssues(schema: z.ZodType, value: unknown): ValidationIssue[] {
+  const kinds = jsonKinds(schema);
+  const kind = kindOf(value);
+  if (kinds === undefined || kinds.has(kind)) return [];
+  return [{ path: '', message: `expected ${[...kinds].join(' or ')}, got ${kind}` }];
+}
+
+// The error for a 2xx body that is not what was expected. An `excerpt` keeps the body's text (redacted,
+// markup removed, bounded) rather than its parsed value: for a body that is not the route's answer at all.
 function validationError(
   context: ResponseContext,
   response: ReadResponse,
   summary: string,
   issues: ValidationIssue[],
+  excerpt: boolean,
   body?: unknown,
   cause?: unknown,
 ): ResponseValidationError {
+  const contentType = response.headers.get('content-type') ?? undefined;
   return new ResponseValidationError(
     {
       method: context.method,
       path: context.path,
       status: response.status,
+      contentType,
       requestId: requestIdOf(response.headers, context),
       idempotencyKey: context.idempotencyKey,
       issues,
-      summary,
+      summary: excerpt && contentType !== undefined ? `${summary} (${contentType.split(';')[0]})` : summary,
       // A body too long to redact field by field is kept as a redacted excerpt of its text.
-      body:
-        body === undefined
+      body: excerpt
+        ? errorBody(response.text, response.headers, context.secrets, false)
+        : body === undefined
           ? undefined
           : redact(response.text.length > MAX_REDACTED_BODY ? response.text : body, {
               secrets: context.secrets,
@@ -344,11 +440,19 @@ export function toAPIError(
 }
 
 const EXCERPT_LENGTH = 200;
+// A string field of JSON text, whole or cut short: a credential's value is removed by its name.
+const jsonField = /"([^"\\]{1,64})"\s*:\s*"((?:[^"\\]|\\.)*)("|$)/g;
 
-// A JSON error body (up to MAX_REDACTED_BODY), else a redacted excerpt of its first MAX_KEPT_TEXT characters.
-function errorBody(text: string, headers: ResponseHeaders, secrets: SecretRegistry | undefined): unknown {
+// A JSON error body (up to MAX_REDACTED_BODY; `json: false`, never), else a redacted excerpt of its first
+// MAX_KEPT_TEXT characters.
+function errorBody(
+  text: string,
+  headers: ResponseHeaders,
+  secrets: SecretRegistry | undefined,
+  json = true,
+): unknown {
   if (text === '') return undefined;
-  if (text.length <= MAX_REDACTED_BODY) {
+  if (json && text.length <= MAX_REDACTED_BODY) {
     try {
       return JSON.parse(text);
     } catch {}
@@ -360,7 +464,9 @@ function errorBody(text: string, headers: ResponseHeaders, secrets: SecretRegist
   )
     .replace(/\s+/g, ' ')
     .trim();
-  const excerpt = redactText(plain, secrets);
+  const excerpt = redactText(plain, secrets).replace(jsonField, (field, name: string, _value, end: string) =>
+    isSecretKey(name) ? `"${name}":"${REDACTED}${end}` : field,
+  );
   return excerpt.length > EXCERPT_LENGTH ? `${excerpt.slice(0, EXCERPT_LENGTH)}…` : excerpt;
 }
 
