@@ -76,7 +76,6 @@ export interface RequestSpec<T, Body = T> {
   json?: unknown;
   /** `json` already written as JSON text (a bulk chunk's stable JSON, its key hashed from it): sent as is. */
   jsonText?: string | undefined;
-  answered?: (() => void) | undefined; // told when a 2xx answer's head arrives, before its body is read
   /** An `application/x-www-form-urlencoded` body (the token endpoint). */
   form?: Record<string, string> | undefined;
   /** A `multipart/form-data` body, built afresh for every attempt (a stream cannot be sent twice). */

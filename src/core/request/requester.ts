@@ -3,13 +3,11 @@ import { AbortError } from 'p-retry';
 import type { z } from 'zod';
 import { IdempotencyKey } from '../../schemas/request-params.js';
 import { MAX_UPLOAD_BYTES } from '../../schemas/uploads.js';
-import { OTEL_REGISTRY, recordWait } from '../../tracing/tracing.js';
+import { OTEL_REGISTRY } from '../../tracing/tracing.js';
 import { VERSION } from '../../version.js';
 import { optionIssues } from '../check-options.js';
 import {
-  AuthenticationError,
   InputValidationError,
-  RateLimitError,
   toValidationIssues,
   userAbortError,
   type ValidationIssue,
@@ -17,6 +15,7 @@ import {
 import type { PreparedUpload, UploadRules } from '../uploads/upload-file.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { recordRetry, startOperationSpan, traceOperation } from './operation-span.js';
+import { parseSuccess } from './read-response.js';
 import {
   type IdempotentRequestOptions,
   parseRequestOptions,
@@ -24,15 +23,9 @@ import {
 } from './request-options.js';
 import type { Operation, OperationResult, QueryParams, RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester-config.js';
+import { toAPIError } from './response-error.js';
 import { type RetryLoop, withRetries } from './retry-policy.js';
-import {
-  type CallState,
-  gatedSend,
-  parseSuccess,
-  responseContext,
-  sendAttempt,
-  toAPIError,
-} from './send-attempt.js';
+import { type CallState, gatedSend, mayResend, responseContext } from './send-attempt.js';
 
 export type { RequesterConfig };
 
@@ -47,7 +40,6 @@ export interface CallInput {
   checkedBody?: unknown;
   /** `checkedBody` already written as JSON text (a bulk chunk's, its key hashed from it): sent as is. */
   jsonText?: string;
-  answered?: (() => void) | undefined; // told when a 2xx answer's head arrives (a bulk chunk frees its lane)
   /** A multipart body's file part, checked (kind, size, first bytes) with the rest; `maxBytes` 10 MiB. */
   file?: {
     file: unknown;
@@ -64,7 +56,6 @@ export interface CheckedCall {
   body: unknown;
   /** The body's JSON text when the caller wrote it already ({@link CallInput.jsonText}). */
   jsonText?: string | undefined;
-  answered?: (() => void) | undefined;
   /** The `Idempotency-Key` (the caller's or a fresh one) when the operation sends one. */
   idempotencyKey: string | undefined;
   /** The pipeline's options, a method's own extras left out. */
@@ -170,7 +161,6 @@ export class Requester {
       query,
       body,
       jsonText: input.jsonText,
-      answered: input.answered,
       idempotencyKey,
       options: requestOptions?.data,
       extras: extras?.data,
@@ -189,7 +179,6 @@ export class Requester {
       query: checked.query,
       json: type === 'application/json' ? body : undefined,
       jsonText: type === 'application/json' ? checked.jsonText : undefined,
-      answered: checked.answered,
       form: type === 'application/x-www-form-urlencoded' ? body : undefined,
       multipart: file === undefined ? undefined : () => file.multipart(body ?? {}),
       idempotencyKey: checked.idempotencyKey,
@@ -297,7 +286,7 @@ export class Requester {
         throw new AbortError(asError(error));
       }
       try {
-        const read = await gatedSend(config, state, () => sendAttempt(config, state, token));
+        const read = await gatedSend(config, state, token);
         const context = responseContext(config, state);
         if (read.status < 200 || read.status >= 300) throw toAPIError(context, read, config.secrets);
         return parseSuccess(context, read, spec.response, validation, spec.select?.bind(spec), shown);
@@ -315,10 +304,7 @@ export class Requester {
       deadlineAt: state.deadlineAt,
       signal,
       repeatable: state.repeatable,
-      // A 429 whose wait the limiter holds, and one 401 after a renewed token, use no retry.
-      resend: (error) =>
-        (error instanceof RateLimitError && state.paced === true) ||
-        (error instanceof AuthenticationError && this.#renewed(state, token, signal)),
+      resend: (error) => mayResend(config, state, token, error),
     };
     // Tracing off (no provider given, none registered globally) costs this check and nothing else.
     const { tracing } = config;
@@ -329,18 +315,6 @@ export class Requester {
     if (tracing?.propagate) span.inject(headers);
     loop.onRetry = (notice) => recordRetry(span, notice);
     return traceOperation(span, state, () => withRetries(attempt, loop));
-  }
-
-  // Whether a call refused with 401 is worth its one re-send: the authenticator renewed the token it sent.
-  async #renewed(state: CallState, token: string | undefined, signal: AbortSignal | undefined) {
-    const { authenticator, clock, logger } = this.#config;
-    if (authenticator === undefined || token === undefined || state.refreshedAfter401 === true) return false;
-    state.refreshedAfter401 = true;
-    const waitStarted = clock.now();
-    if (!(await authenticator.onUnauthorized(token, signal))) return false;
-    recordWait('unauthorized', clock.now() - waitStarted);
-    logger.debug(`${state.spec.method} ${state.spec.path}: 401, retrying once with a renewed token`);
-    return true;
   }
 }
 
