@@ -1,17 +1,57 @@
 import type { z } from 'zod';
-import { toValidationIssues, type ValidationIssue } from '../errors/errors.js';
+import {
+  type RequestContext,
+  ResponseValidationError,
+  toValidationIssues,
+  type ValidationIssue,
+} from '../errors/errors.js';
+import {
+  isSecretKey,
+  MAX_KEPT_TEXT,
+  MAX_REDACTED_BODY,
+  REDACTED,
+  redact,
+  redactText,
+} from '../logging/redact.js';
+import type { SecretRegistry } from '../logging/secret-registry.js';
 import type { ResponseHeaders } from '../transport/transport.js';
 import type { RawResponse, WithResponse } from './api-promise.js';
-import {
-  type ReadResponse,
-  type ResponseContext,
-  requestIdOf,
-  toHeaders,
-  validationError,
-} from './response-error.js';
 import { isUnrecognized, type ResponseValidation } from './response-validation.js';
 
-// Reading a 2xx answer: its body parsed, checked against the route's schema, and the call's value.
+// Reading an answer: a 2xx body parsed, checked against the route's schema and made the call's value (or a
+// ResponseValidationError); the request id, headers and body excerpt every answer's error also reads.
+
+/** A status, headers and the whole body text of one attempt. */
+export interface ReadResponse {
+  status: number;
+  headers: ResponseHeaders;
+  text: string;
+}
+
+/** Where the response came from, for error messages and the raw response. */
+export interface ResponseContext extends RequestContext {
+  now: number;
+  /** The route template for messages that group calls (`/v1/spv-requests/{slug}`); else `path`. */
+  route?: string | undefined;
+  /** The client's secrets, redacted by value from what an error keeps of a body. */
+  secrets?: SecretRegistry | undefined;
+}
+
+/** The request id the API (or its gateway) put on a response. */
+export function requestIdOf(
+  headers: ResponseHeaders,
+  redactWith?: { secrets?: SecretRegistry | undefined },
+): string | undefined {
+  const id = headers.get('x-request-id') ?? headers.get('request-id');
+  if (id === null) return undefined;
+  // The server's text: in errors and log lines, one that carries a token is redacted.
+  return redactWith === undefined ? id : redactText(id, redactWith.secrets);
+}
+
+/** The WHATWG `Headers` of a response (made once asked for: a raw response keeps them, not the body). */
+export function toHeaders(headers: ResponseHeaders): Headers {
+  return headers instanceof Headers ? headers : new Headers([...headers]);
+}
 
 /**
  * Parses a 2xx body with `schema` (per `validation`) and `select`s the call's value. A body that is not what
@@ -51,7 +91,8 @@ export function parseSuccess<T, Body>(
     }
   }
   const data = select === undefined ? (body as unknown as T) : select(body);
-  if (isUnrecognized(data))
+  // Only a `select` makes an unrecognised value.
+  if (select !== undefined && isUnrecognized(data))
     validation.unrecognized(`${context.method} ${context.route ?? context.path}`, response.status);
   return { data, response: rawResponse(context, response.status, response.headers) };
 }
@@ -159,4 +200,70 @@ function shapeIssues(schema: z.ZodType, value: unknown): ValidationIssue[] {
   const kind = kindOf(value);
   if (kinds === undefined || kinds.has(kind)) return [];
   return [{ path: '', message: `expected ${[...kinds].join(' or ')}, got ${kind}` }];
+}
+
+const EXCERPT_LENGTH = 200;
+// A string field of JSON text, whole or cut short: a credential's value is removed by its name.
+const jsonField = /"([^"\\]{1,64})"\s*:\s*"((?:[^"\\]|\\.)*)("|$)/g;
+
+// A JSON error body (up to MAX_REDACTED_BODY; `json: false`, never), else a redacted excerpt of its first
+// MAX_KEPT_TEXT characters.
+export function errorBody(
+  text: string,
+  headers: ResponseHeaders,
+  secrets: SecretRegistry | undefined,
+  json = true,
+): unknown {
+  if (text === '') return undefined;
+  if (json && text.length <= MAX_REDACTED_BODY) {
+    try {
+      return JSON.parse(text);
+    } catch {}
+  }
+  const read = text.slice(0, MAX_KEPT_TEXT);
+  const html = /html/i.test(headers.get('content-type') ?? '') || read.trimStart().startsWith('<');
+  const plain = (
+    html ? read.replace(/<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, ' ').replace(/<[^<>]*>/g, ' ') : read
+  )
+    .replace(/\s+/g, ' ')
+    .trim();
+  const excerpt = redactText(plain, secrets).replace(jsonField, (field, name: string, _value, end: string) =>
+    isSecretKey(name) ? `"${name}":"${REDACTED}${end}` : field,
+  );
+  return excerpt.length > EXCERPT_LENGTH ? `${excerpt.slice(0, EXCERPT_LENGTH)}…` : excerpt;
+}
+
+// The error for a 2xx body that is not what was expected. An `excerpt` keeps the body's text (redacted,
+// markup removed, bounded) rather than its parsed value: for a body that is not the route's answer at all.
+export function validationError(
+  context: ResponseContext,
+  response: ReadResponse,
+  summary: string,
+  issues: ValidationIssue[],
+  excerpt: boolean,
+  body?: unknown,
+  cause?: unknown,
+): ResponseValidationError {
+  const contentType = response.headers.get('content-type') ?? undefined;
+  return new ResponseValidationError(
+    {
+      method: context.method,
+      path: context.path,
+      status: response.status,
+      contentType,
+      requestId: requestIdOf(response.headers, context),
+      idempotencyKey: context.idempotencyKey,
+      issues,
+      summary: excerpt && contentType !== undefined ? `${summary} (${contentType.split(';')[0]})` : summary,
+      // A body too long to redact field by field is kept as a redacted excerpt of its text.
+      body: excerpt
+        ? errorBody(response.text, response.headers, context.secrets, false)
+        : body === undefined
+          ? undefined
+          : redact(response.text.length > MAX_REDACTED_BODY ? response.text : body, {
+              secrets: context.secrets,
+            }),
+    },
+    { cause },
+  );
 }

@@ -13,18 +13,10 @@ import { type RedactOptions, redact, redactHeaders } from '../logging/redact.js'
 import { WaitExceeded } from '../rate-limit/rate-limiter.js';
 import { readText, type TransportRequest } from '../transport/transport.js';
 import type { MultipartBody } from '../uploads/multipart-body.js';
+import { type ReadResponse, type ResponseContext, requestIdOf, toHeaders } from './read-response.js';
 import type { RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester-config.js';
-import {
-  connectionMessage,
-  contextOf,
-  deadlineError,
-  type ReadResponse,
-  type ResponseContext,
-  rateLimitGaveUp,
-  requestIdOf,
-  toHeaders,
-} from './response-error.js';
+import { connectionMessage, deadlineError, rateLimitGaveUp } from './response-error.js';
 
 /** The state of one logical call across its attempts. */
 export interface CallState {
@@ -141,7 +133,7 @@ export async function sendAttempt(
 
   const remaining =
     state.deadlineAt === undefined ? Number.POSITIVE_INFINITY : state.deadlineAt - clock.now();
-  if (remaining <= 0) throw deadlineError(contextOf(state), config.deadline);
+  if (remaining <= 0) throw deadlineError(responseContext(config, state), config.deadline);
   const scope = remaining < state.timeout ? 'deadline' : 'attempt';
   const limit = Math.min(remaining, state.timeout);
 
@@ -167,11 +159,17 @@ export async function sendAttempt(
     if (timeout.signal.aborted) {
       failure =
         scope === 'deadline'
-          ? deadlineError(contextOf(state), config.deadline, error)
-          : new APITimeoutError(contextOf(state), { cause: error, message: `timed out after ${limit}ms` });
+          ? deadlineError(responseContext(config, state), config.deadline, error)
+          : new APITimeoutError(responseContext(config, state), {
+              cause: error,
+              message: `timed out after ${limit}ms`,
+            });
     } else if (error instanceof PartnerEquityError) failure = error;
     else
-      failure = new APIConnectionError(contextOf(state), { cause: error, message: connectionMessage(error) });
+      failure = new APIConnectionError(responseContext(config, state), {
+        cause: error,
+        message: connectionMessage(error),
+      });
     throw failure;
   } finally {
     clearTimeout(timer);
@@ -209,7 +207,16 @@ function encodeBody(spec: RequestSpec<unknown>): string | MultipartBody | undefi
 
 /** Where an attempt's answer came from: for its error, its parsed value and the raw response. */
 export function responseContext(config: RequesterConfig, state: CallState): ResponseContext {
-  return { ...contextOf(state), route: state.spec.route, secrets: config.secrets, now: config.clock.now() };
+  const { spec, attempts, idempotencyKey } = state;
+  return {
+    method: spec.method,
+    path: spec.path,
+    route: spec.route,
+    attempts,
+    idempotencyKey,
+    secrets: config.secrets,
+    now: config.clock.now(),
+  };
 }
 
 function describeBody(
