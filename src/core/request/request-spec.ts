@@ -90,4 +90,6 @@ export interface RequestSpec<T, Body = T> {
   /** This call's validation mode, whatever the client's (the token endpoint is always `'strict'`). */
   validation?: ResponseValidationMode | undefined;
   options?: RequestOptions | undefined;
+  /** Requests already sent for the same logical call (a token exchange's earlier attempts). @default 0 */
+  attemptsBefore?: number | undefined;
 }

@@ -261,7 +261,7 @@ export class Requester {
       url: buildUrl(config.baseUrl, spec.path, spec.query),
       headers,
       idempotencyKey,
-      attempts: 0,
+      attempts: spec.attemptsBefore ?? 0,
       rateLimitWaited: 0,
       startedAt,
       deadlineAt: config.deadline === undefined ? undefined : startedAt + config.deadline,
