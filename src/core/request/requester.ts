@@ -21,7 +21,13 @@ import {
   parseRequestOptions,
   type RequestOptions,
 } from './request-options.js';
-import type { Operation, OperationResult, QueryParams, RequestSpec } from './request-spec.js';
+import {
+  JsonText,
+  type Operation,
+  type OperationResult,
+  type QueryParams,
+  type RequestSpec,
+} from './request-spec.js';
 import type { RequesterConfig } from './requester-config.js';
 import { toAPIError } from './response-error.js';
 import { type RetryLoop, withRetries } from './retry-policy.js';
@@ -34,12 +40,11 @@ export interface CallInput {
   /** Path parameters by the SDK's names (`{ spvSlug }` fills `{spv_slug}`). */
   params?: Record<string, unknown>;
   query?: unknown;
-  /** The body; a multipart body's text fields. Checked when present (`'body' in input`). */
+  /**
+   * The body; a multipart body's text fields. Checked when present (`'body' in input`), unless it is a
+   * {@link JsonText}, checked and written already.
+   */
   body?: unknown;
-  /** A body checked already (a bulk chunk: every row was checked before its chunk was built): sent as is. */
-  checkedBody?: unknown;
-  /** `checkedBody` already written as JSON text (a bulk chunk's, its key hashed from it): sent as is. */
-  jsonText?: string;
   /** A multipart body's file part, checked (kind, size, first bytes) with the rest; `maxBytes` 10 MiB. */
   file?: {
     file: unknown;
@@ -54,8 +59,6 @@ export interface CheckedCall {
   path: string;
   query: QueryParams | undefined;
   body: unknown;
-  /** The body's JSON text when the caller wrote it already ({@link CallInput.jsonText}). */
-  jsonText?: string | undefined;
   /** The `Idempotency-Key` (the caller's or a fresh one) when the operation sends one. */
   idempotencyKey: string | undefined;
   /** The pipeline's options, a method's own extras left out. */
@@ -140,7 +143,12 @@ export class Requester {
     // A multipart body's file part is checked as a file, not by the schema.
     const bodySchema =
       described && (upload ? (described.schema as z.ZodObject).omit({ file: true }) : described.schema);
-    const body = 'body' in input ? take(bodySchema, input.body) : input.checkedBody;
+    const body =
+      input.body instanceof JsonText
+        ? input.body
+        : 'body' in input
+          ? take(bodySchema, input.body)
+          : undefined;
     if (input.issues !== undefined) issues.push(...input.issues);
     const extras = operation.options && optionIssues(operation.options, options ?? {}, 'options');
     // A non-object `options` is named once, by the request options' check below.
@@ -160,7 +168,6 @@ export class Requester {
       path: params === undefined ? operation.route : fillRoute(operation.route, params),
       query,
       body,
-      jsonText: input.jsonText,
       idempotencyKey,
       options: requestOptions?.data,
       extras: extras?.data,
@@ -178,7 +185,6 @@ export class Requester {
       operation: operation.span,
       query: checked.query,
       json: type === 'application/json' ? body : undefined,
-      jsonText: type === 'application/json' ? checked.jsonText : undefined,
       form: type === 'application/x-www-form-urlencoded' ? body : undefined,
       multipart: file === undefined ? undefined : () => file.multipart(body ?? {}),
       idempotencyKey: checked.idempotencyKey,

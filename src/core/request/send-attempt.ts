@@ -14,7 +14,7 @@ import { WaitExceeded } from '../rate-limit/rate-limiter.js';
 import { readText, type TransportRequest } from '../transport/transport.js';
 import type { MultipartBody } from '../uploads/multipart-body.js';
 import { type ReadResponse, type ResponseContext, requestIdOf, toHeaders } from './read-response.js';
-import type { RequestSpec } from './request-spec.js';
+import { JsonText, type RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester-config.js';
 import { connectionMessage, deadlineError, rateLimitGaveUp } from './response-error.js';
 
@@ -200,7 +200,8 @@ export async function sendAttempt(
 
 // The body of one attempt: multipart bodies are rebuilt every time (a stream cannot be sent twice).
 function encodeBody(spec: RequestSpec<unknown>): string | MultipartBody | undefined {
-  if (spec.json !== undefined) return spec.jsonText ?? JSON.stringify(spec.json);
+  if (spec.json !== undefined)
+    return spec.json instanceof JsonText ? spec.json.text : JSON.stringify(spec.json);
   if (spec.form !== undefined) return new URLSearchParams(spec.form).toString();
   return spec.multipart?.();
 }
@@ -225,7 +226,8 @@ function describeBody(
   redaction: RedactOptions,
 ): unknown {
   if (body === undefined) return undefined;
-  if (spec.json !== undefined) return logBody(spec.json, redaction);
+  if (spec.json !== undefined)
+    return logBody(spec.json instanceof JsonText ? spec.json.value : spec.json, redaction);
   if (spec.form !== undefined) return logBody(spec.form, redaction);
   if (typeof body === 'string') return logBody(body, redaction);
   return `[${body.contentType.split(';')[0]}: ${body.length} bytes]`;
