@@ -23,10 +23,10 @@ await fake.close();
 
 const ran = result.flatMap((script) => {
   const file = /\/(src\/(?!testing\/).*)$/.exec(script.url)?.[1];
-  const functions = script.functions.filter((f) => f.functionName !== '' && (f.ranges[0]?.count ?? 0) > 0);
+  const functions = script.functions.filter((f) => (f.ranges[0]?.count ?? 0) > 0);
   return file === undefined || functions.length === 0
     ? []
-    : [`${file}: ${functions.map((f) => f.functionName)}`];
+    : [`${file}: ${functions.map((f) => f.functionName || '(anonymous)')}`];
 });
 console.log(`${ran.join('\n')}\n${ran.length} files`);
 process.exit(0);

@@ -64,9 +64,8 @@ export { APIPromise, type RawResponse, type WithResponse } from './core/request/
 export { deriveIdempotencyKey } from './core/request/idempotency.js';
 export { PagePromise } from './core/request/page-promise.js';
 export type { IdempotentRequestOptions, RequestOptions } from './core/request/request-options.js';
-export type { ResponseValidationMode } from './core/request/response-validation.js';
+export type { ResponseValidationMode, Unrecognized } from './core/request/response-validation.js';
 export type { RetryConfig } from './core/request/retry-policy.js';
-export type { Unrecognized } from './core/request/send-attempt.js';
 export type { UploadFile } from './core/uploads/file-source.js';
 export type { DoctorWebhookOptions } from './doctor/check-webhook.js';
 export type {

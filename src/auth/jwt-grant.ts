@@ -40,10 +40,14 @@ export async function requestJwtGrant(
 ): Promise<{ result: TokenExchangeResult; startedAt: number }> {
   const { clock, serverClock } = context;
   let correctedClock = false;
+  // Requests sent for this exchange, so each one's `attempts` (and debug line) counts them all.
+  let sent = 0;
   const exchange = async () => {
     const startedAt = clock.now();
     const assertion = await createAssertion(context.sign, context.identity, serverClock.now());
-    return { result: await context.endpoint({ grant_type: JWT_BEARER_GRANT, assertion }), startedAt };
+    const form = { grant_type: JWT_BEARER_GRANT, assertion };
+    sent += 1;
+    return { result: await context.endpoint(form, undefined, sent - 1), startedAt };
   };
   const attempt = async () => {
     const startedAt = clock.now();

@@ -8,10 +8,23 @@ import { parseHttpDate, type TokenEndpoint } from './token-endpoint.js';
  * the retries, because a JWT grant must be re-signed for each attempt and a refresh grant must never repeat.
  */
 export function requesterTokenEndpoint(requester: Requester): TokenEndpoint {
-  return async (form, signal) => {
+  const operation = OPERATIONS['oauth.token'];
+  return async (form, signal, sent = 0) => {
     const { data, response } = await requester
-      // Checked 'strict' whatever the client's responseValidation: nothing works without tokens.
-      .call(OPERATIONS['oauth.token'], { body: form }, { maxRetries: 0, ...(signal && { signal }) })
+      .request({
+        method: operation.method,
+        path: operation.route,
+        route: operation.route,
+        operation: operation.span,
+        form,
+        response: operation.response,
+        auth: 'none',
+        // Checked 'strict' whatever the client's responseValidation: nothing works without tokens.
+        validation: 'strict',
+        // The exchange's earlier requests count in this one's `attempts` and debug lines.
+        attemptsBefore: sent,
+        options: { maxRetries: 0, ...(signal && { signal }) },
+      })
       .withResponse();
     return { token: data, serverDate: parseHttpDate(response.headers.get('date')) };
   };

@@ -16,6 +16,8 @@ export interface TokenExchangeResult {
 export type TokenEndpoint = (
   form: Record<string, string>,
   signal?: AbortSignal,
+  /** Requests the exchange sent already (its earlier attempts): counted in the error's `attempts`. */
+  sent?: number,
 ) => Promise<TokenExchangeResult>;
 
 /** Reads an HTTP `Date` header into epoch milliseconds. */

@@ -107,7 +107,7 @@ export class TokenManager implements Authenticator {
         ? options
         : {
             ...options,
-            endpoint: (form, signal) => {
+            endpoint: (form, signal, sent) => {
               // By value as well as by shape, each enough on its own; and each part apart (header, claims,
               // signature), so that an answer quoting them separately cannot be put together again.
               // (The whole last: the registry replaces its newest values first.)
@@ -115,7 +115,7 @@ export class TokenManager implements Authenticator {
               for (const part of assertion?.split('.') ?? []) secrets.add(part);
               secrets.add(assertion);
               secrets.add(form['refresh_token']);
-              return endpoint(form, signal);
+              return endpoint(form, signal, sent);
             },
           };
     this.#clock = options.clock ?? systemClock;

@@ -3,7 +3,7 @@ import type { BulkChunk, BulkChunkReport, BulkProgress } from '../core/bulk/bulk
 import { type BulkRunSpec, runBulk } from '../core/bulk/bulk-run.js';
 import { APIPromise } from '../core/request/api-promise.js';
 import type { IdempotentRequestOptions } from '../core/request/request-options.js';
-import type { Operation } from '../core/request/request-spec.js';
+import { JsonText, type Operation } from '../core/request/request-spec.js';
 import type { CallInput, Requester } from '../core/request/requester.js';
 
 /** Rows per request by default: the spec shows no row limit; 500 is what the fake accepts. */
@@ -108,14 +108,12 @@ export function sendBulk<Input, Result extends RowResult, Success extends Result
       field,
       requester,
       operation: operation.span,
-      send: (rows, idempotencyKey, bodyJson, answered) =>
+      send: (rows, idempotencyKey, bodyJson) =>
         requester.call(
           operation,
           {
             ...(call.input.params && { params: call.input.params }),
-            checkedBody: { [field]: rows },
-            jsonText: bodyJson,
-            answered,
+            body: new JsonText({ [field]: rows }, bodyJson),
           },
           { ...checked.options, idempotencyKey },
         ) as APIPromise<Result[]>,

@@ -1,5 +1,5 @@
 import { isRecord } from '../core/is-record.js';
-import { type Unrecognized, unrecognized } from '../core/request/send-attempt.js';
+import { type Unrecognized, unrecognized } from '../core/request/response-validation.js';
 
 /** One available contract version; whatever else the server says about it is kept. */
 export interface ContractVersionInfo {

@@ -172,7 +172,8 @@ describe('error mapping', () => {
     });
     const error = (await call()) as ResponseValidationError;
     expect(error).toBeInstanceOf(ResponseValidationError);
-    expect(error.message).toBe('GET /v1/spv-requests/spvr_1: 200 response body is not valid JSON');
+    expect(error.message).toBe('GET /v1/spv-requests/spvr_1: 200 response is not JSON (application/json)');
+    expect(error.body).toBe('{"refreshToken":"[REDACTED]');
     expect(inspect(error, { depth: 10 })).not.toContain('rt_secret');
   });
 

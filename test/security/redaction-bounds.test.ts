@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ResponseValidationError } from '../../src/core/errors/errors.js';
 import { redact, redactText } from '../../src/core/logging/redact.js';
 import { SecretRegistry } from '../../src/core/logging/secret-registry.js';
-import { toAPIError } from '../../src/core/request/send-attempt.js';
+import { toAPIError } from '../../src/core/request/response-error.js';
 import { memoryLogger } from '../helpers/memory-logger.js';
 import { testRequester } from '../helpers/requester-factory.js';
 import { useTestServer } from '../helpers/test-server.js';

@@ -32,6 +32,8 @@ export interface APIErrorInit {
   retryAfterMs: number | undefined;
   /** Ms the call waited for the rate limit before giving up on it (`maxRateLimitWait`), if it did. */
   waitedMs?: number | undefined;
+  /** `false` when no answer came with this status (the rate limiter refused a turn before sending). */
+  answered?: boolean | undefined;
   /**
    * @internal The client's secrets: removed by value from the body, headers and message (secret shapes are
    * removed whatever this holds).
@@ -209,7 +211,11 @@ function redactHeaderValues(headers: Headers, secrets: SecretRegistry | undefine
 }
 
 function describe(init: APIErrorInit, envelope: Envelope): string {
-  const parts = [`${init.method} ${init.path} → ${init.status}`];
+  const parts = [
+    init.answered === false
+      ? `${init.method} ${init.path}: not sent (rate limit)`
+      : `${init.method} ${init.path} → ${init.status}`,
+  ];
   if (envelope.detail !== undefined) parts.push(`: ${envelope.detail}`);
   else if (typeof init.body === 'string' && init.body !== '')
     parts.push(` (non-JSON body: ${JSON.stringify(init.body)})`);

@@ -115,9 +115,14 @@ export class ResponseValidationError extends PartnerEquityError {
   readonly method: string;
   readonly path: string;
   readonly requestId: string | undefined;
+  /** The response's `Content-Type`, when it had one. */
+  readonly contentType: string | undefined;
   /** The `Idempotency-Key` the call was sent with: send again with it to read the same answer. */
   readonly idempotencyKey: string | undefined;
-  /** The parsed body as received, secrets redacted (`undefined` when it was not JSON). */
+  /**
+   * The parsed body as received, secrets redacted; for a body that is not the route's answer at all (an
+   * HTML page, cut JSON, another type), a redacted excerpt of its text, markup removed.
+   */
   readonly body: unknown;
   readonly issues: readonly ValidationIssue[];
 
@@ -127,6 +132,7 @@ export class ResponseValidationError extends PartnerEquityError {
       path: string;
       status: number;
       requestId: string | undefined;
+      contentType?: string | undefined;
       idempotencyKey?: string | undefined;
       issues: ValidationIssue[];
       summary: string;
@@ -149,6 +155,7 @@ export class ResponseValidationError extends PartnerEquityError {
     this.method = init.method;
     this.path = init.path;
     this.requestId = init.requestId;
+    this.contentType = init.contentType;
     this.idempotencyKey = init.idempotencyKey;
     this.body = init.body;
     this.issues = init.issues;

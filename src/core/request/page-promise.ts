@@ -1,5 +1,6 @@
-import { userAbortError } from '../errors/errors.js';
-import type { APIPromise, WithResponse } from './api-promise.js';
+import { ResponseValidationError, userAbortError } from '../errors/errors.js';
+import { redact } from '../logging/redact.js';
+import type { APIPromise, RawResponse, WithResponse } from './api-promise.js';
 
 /** How a {@link PagePromise} fetches pages and reads items out of them. */
 export interface PageSource<Page, Item> {
@@ -91,12 +92,12 @@ export class PagePromise<Page, Item> implements PromiseLike<Page>, AsyncIterable
     let seen = (number - 1) * perPage;
     // The largest page seen: a server that caps pages below `perPage` without saying so is learned from it.
     let largest = 0;
-    let page = await this.#firstPage();
+    let { data: page, response } = await this.#firstPage().withResponse();
     for (;;) {
-      yield page;
       const items = this.#source.items(page);
-      if (!Array.isArray(items))
-        throw new TypeError(`${this.#source.method} ${this.#source.path}: a page without a list of items`);
+      // A page without its list (kept per `responseValidation` when awaited) cannot be iterated.
+      if (!Array.isArray(items)) throw notAPage(this.#source, page, response);
+      yield page;
       const length = items.length;
       seen += length;
       const limit = positive(this.#source.limit?.(page));
@@ -108,7 +109,7 @@ export class PagePromise<Page, Item> implements PromiseLike<Page>, AsyncIterable
       if (total !== undefined && total > length && seen >= total) return;
       if (signal?.aborted) throw userAbortError(this.#source, signal);
       number += 1;
-      page = await this.#source.fetchPage(number);
+      ({ data: page, response } = await this.#source.fetchPage(number).withResponse());
     }
   }
 
@@ -116,6 +117,19 @@ export class PagePromise<Page, Item> implements PromiseLike<Page>, AsyncIterable
   async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
     for await (const page of this.pages()) yield* this.#source.items(page);
   }
+}
+
+function notAPage(call: { method: string; path: string }, page: unknown, response: RawResponse) {
+  return new ResponseValidationError({
+    method: call.method,
+    path: call.path,
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? undefined,
+    requestId: response.requestId,
+    issues: [{ path: '', message: 'no list of items' }],
+    summary: 'is not a page',
+    body: redact(page),
+  });
 }
 
 function positive(value: number | undefined): number | undefined {

@@ -60,6 +60,19 @@ export type OperationResult<O extends Operation> = O extends { select: (body: ne
   : z.output<O['response']>;
 
 /**
+ * A JSON body checked and written already, sent as is: a bulk chunk (its rows were checked before the chunk
+ * was built, and its idempotency key was hashed from exactly this text). Passed as a call's `body`.
+ */
+export class JsonText {
+  constructor(
+    /** The body as a value, for debug lines. */
+    readonly value: unknown,
+    /** The body's JSON text, sent. */
+    readonly text: string,
+  ) {}
+}
+
+/**
  * One API call as the pipeline sends it (built by `Requester.call` from an {@link Operation}, or by hand for
  * the doctor's probes and the token endpoint). At most one of `json`, `form` and `multipart` is given.
  */
@@ -72,11 +85,8 @@ export interface RequestSpec<T, Body = T> {
   /** The span name ({@link Operation.span}). */
   operation?: string | undefined;
   query?: QueryParams | undefined;
-  /** A JSON request body. */
+  /** A JSON request body: a value, or a {@link JsonText} sent as written. */
   json?: unknown;
-  /** `json` already written as JSON text (a bulk chunk's stable JSON, its key hashed from it): sent as is. */
-  jsonText?: string | undefined;
-  answered?: (() => void) | undefined; // told when a 2xx answer's head arrives, before its body is read
   /** An `application/x-www-form-urlencoded` body (the token endpoint). */
   form?: Record<string, string> | undefined;
   /** A `multipart/form-data` body, built afresh for every attempt (a stream cannot be sent twice). */
@@ -91,4 +101,6 @@ export interface RequestSpec<T, Body = T> {
   /** This call's validation mode, whatever the client's (the token endpoint is always `'strict'`). */
   validation?: ResponseValidationMode | undefined;
   options?: RequestOptions | undefined;
+  /** Requests already sent for the same logical call (a token exchange's earlier attempts). @default 0 */
+  attemptsBefore?: number | undefined;
 }

@@ -3,7 +3,7 @@ import { AbortError } from 'p-retry';
 import type { z } from 'zod';
 import { IdempotencyKey } from '../../schemas/request-params.js';
 import { MAX_UPLOAD_BYTES } from '../../schemas/uploads.js';
-import { OTEL_REGISTRY, recordWait } from '../../tracing/tracing.js';
+import { OTEL_REGISTRY } from '../../tracing/tracing.js';
 import { VERSION } from '../../version.js';
 import { optionIssues } from '../check-options.js';
 import { ClientClosedError } from '../errors/client-closed-error.js';
@@ -16,23 +16,23 @@ import {
 import type { PreparedUpload, UploadRules } from '../uploads/upload-file.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { recordRetry, startOperationSpan, traceOperation } from './operation-span.js';
+import { parseSuccess } from './read-response.js';
 import {
   type IdempotentRequestOptions,
   parseRequestOptions,
   type RequestOptions,
 } from './request-options.js';
-import type { Operation, OperationResult, QueryParams, RequestSpec } from './request-spec.js';
-import type { RequesterConfig } from './requester-config.js';
-import { type RetryLoop, withRetries } from './retry-policy.js';
 import {
-  type CallState,
-  pacedSend,
-  parseSuccess,
-  type ReadResponse,
-  responseContext,
-  sendAttempt,
-  toAPIError,
-} from './send-attempt.js';
+  JsonText,
+  type Operation,
+  type OperationResult,
+  type QueryParams,
+  type RequestSpec,
+} from './request-spec.js';
+import type { RequesterConfig } from './requester-config.js';
+import { toAPIError } from './response-error.js';
+import { type RetryLoop, withRetries } from './retry-policy.js';
+import { type CallState, gatedSend, mayResend, responseContext } from './send-attempt.js';
 
 export type { RequesterConfig };
 
@@ -41,13 +41,11 @@ export interface CallInput {
   /** Path parameters by the SDK's names (`{ spvSlug }` fills `{spv_slug}`). */
   params?: Record<string, unknown>;
   query?: unknown;
-  /** The body; a multipart body's text fields. Checked when present (`'body' in input`). */
+  /**
+   * The body; a multipart body's text fields. Checked when present (`'body' in input`), unless it is a
+   * {@link JsonText}, checked and written already.
+   */
   body?: unknown;
-  /** A body checked already (a bulk chunk: every row was checked before its chunk was built): sent as is. */
-  checkedBody?: unknown;
-  /** `checkedBody` already written as JSON text (a bulk chunk's, its key hashed from it): sent as is. */
-  jsonText?: string;
-  answered?: (() => void) | undefined; // told when a 2xx answer's head arrives (a bulk chunk frees its lane)
   /** A multipart body's file part, checked (kind, size, first bytes) with the rest; `maxBytes` 10 MiB. */
   file?: {
     file: unknown;
@@ -62,9 +60,6 @@ export interface CheckedCall {
   path: string;
   query: QueryParams | undefined;
   body: unknown;
-  /** The body's JSON text when the caller wrote it already ({@link CallInput.jsonText}). */
-  jsonText?: string | undefined;
-  answered?: (() => void) | undefined;
   /** The `Idempotency-Key` (the caller's or a fresh one) when the operation sends one. */
   idempotencyKey: string | undefined;
   /** The pipeline's options, a method's own extras left out. */
@@ -149,7 +144,12 @@ export class Requester {
     // A multipart body's file part is checked as a file, not by the schema.
     const bodySchema =
       described && (upload ? (described.schema as z.ZodObject).omit({ file: true }) : described.schema);
-    const body = 'body' in input ? take(bodySchema, input.body) : input.checkedBody;
+    const body =
+      input.body instanceof JsonText
+        ? input.body
+        : 'body' in input
+          ? take(bodySchema, input.body)
+          : undefined;
     if (input.issues !== undefined) issues.push(...input.issues);
     const extras = operation.options && optionIssues(operation.options, options ?? {}, 'options');
     // A non-object `options` is named once, by the request options' check below.
@@ -169,8 +169,6 @@ export class Requester {
       path: params === undefined ? operation.route : fillRoute(operation.route, params),
       query,
       body,
-      jsonText: input.jsonText,
-      answered: input.answered,
       idempotencyKey,
       options: requestOptions?.data,
       extras: extras?.data,
@@ -188,8 +186,6 @@ export class Requester {
       operation: operation.span,
       query: checked.query,
       json: type === 'application/json' ? body : undefined,
-      jsonText: type === 'application/json' ? checked.jsonText : undefined,
-      answered: checked.answered,
       form: type === 'application/x-www-form-urlencoded' ? body : undefined,
       multipart: file === undefined ? undefined : () => file.multipart(body ?? {}),
       idempotencyKey: checked.idempotencyKey,
@@ -273,7 +269,8 @@ export class Requester {
       url: buildUrl(config.baseUrl, spec.path, spec.query),
       headers,
       idempotencyKey,
-      attempts: 0,
+      attempts: spec.attemptsBefore ?? 0,
+      rateLimitWaited: 0,
       startedAt,
       deadlineAt: config.deadline === undefined ? undefined : startedAt + config.deadline,
       timeout: options.timeout ?? config.timeout,
@@ -282,11 +279,14 @@ export class Requester {
     const authenticator = auth === 'none' ? undefined : config.authenticator;
     const mode = spec.validation ?? config.validation.mode;
     const validation = mode === config.validation.mode ? config.validation : { ...config.validation, mode };
+    // A route that declares `off` is one whose shape the spec does not show: its `select` reads any body.
+    const shown = spec.validation !== 'off';
 
+    let token: string | undefined;
     const attempt = async (): Promise<WithResponse<T>> => {
-      let token: string | undefined;
       try {
         // A fresh cached token is read synchronously (nearly every call); else the exchange is awaited.
+        token = undefined;
         if (authenticator !== undefined)
           token = authenticator.currentToken?.() ?? (await authenticator.getToken(signal));
       } catch (error) {
@@ -294,12 +294,10 @@ export class Requester {
         throw new AbortError(asError(error));
       }
       try {
-        let read = await pacedSend(config, state, () => sendAttempt(config, state, token));
-        if (read.status === 401 && token !== undefined)
-          read = await this.#afterUnauthorized(state, token, read);
+        const read = await gatedSend(config, state, token);
         const context = responseContext(config, state);
         if (read.status < 200 || read.status >= 300) throw toAPIError(context, read, config.secrets);
-        return parseSuccess(context, read, spec.response, validation, spec.select?.bind(spec));
+        return parseSuccess(context, read, spec.response, validation, spec.select?.bind(spec), shown);
       } catch (error) {
         throw userAbortError(spec, signal, error) ?? error;
       }
@@ -314,6 +312,7 @@ export class Requester {
       deadlineAt: state.deadlineAt,
       signal,
       repeatable: state.repeatable,
+      resend: (error) => mayResend(config, state, token, error),
     };
     // Tracing off (no provider given, none registered globally) costs this check and nothing else.
     const { tracing } = config;
@@ -324,26 +323,6 @@ export class Requester {
     if (tracing?.propagate) span.inject(headers);
     loop.onRetry = (notice) => recordRetry(span, notice);
     return traceOperation(span, state, () => withRetries(attempt, loop));
-  }
-
-  // The single re-send after a 401, when the authenticator produced a fresh token.
-  async #afterUnauthorized(state: CallState, token: string, first: ReadResponse): Promise<ReadResponse> {
-    const { config } = this;
-    const authenticator = config.authenticator;
-    if (authenticator === undefined || state.refreshedAfter401 === true) return first;
-    const signal = state.spec.options?.signal;
-    state.refreshedAfter401 = true;
-    let fresh: string;
-    const waitStarted = config.clock.now();
-    try {
-      if (!(await authenticator.onUnauthorized(token, signal))) return first;
-      fresh = await authenticator.getToken(signal);
-    } catch (error) {
-      throw new AbortError(asError(error));
-    }
-    recordWait('unauthorized', config.clock.now() - waitStarted);
-    config.logger.debug(`${state.spec.method} ${state.spec.path}: 401, retrying once with a renewed token`);
-    return sendAttempt(config, state, fresh);
   }
 }
 

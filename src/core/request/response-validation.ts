@@ -66,3 +66,33 @@ export function responseValidation(mode: ResponseValidationMode, logger: Logger)
     },
   };
 }
+
+/**
+ * A 2xx body whose shape the SDK does not recognise, at a place where the spec shows none (contract
+ * versions and document lists): the body exactly as the server sent it, never reshaped into an empty or
+ * partial result. Tell it apart with `'unrecognized' in result`.
+ *
+ * @example
+ * ```ts
+ * const templates = await client.contracts.templates.list(version);
+ * if ('unrecognized' in templates) console.warn('new list shape', templates.unrecognized);
+ * else for (const template of templates) console.log(template.name);
+ * ```
+ */
+export interface Unrecognized {
+  readonly unrecognized: unknown;
+}
+
+const unrecognizedResults = new WeakSet<object>();
+
+/** Whether a call's value is one {@link unrecognized} made (its route then warns once). */
+export function isUnrecognized(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && unrecognizedResults.has(value);
+}
+
+/** What a `select` returns for a body it does not recognise, with the `fields` its result type also has. */
+export function unrecognized<Fields extends object>(body: unknown, fields?: Fields): Fields & Unrecognized {
+  const result = { ...fields, unrecognized: body } as Fields & Unrecognized;
+  unrecognizedResults.add(result);
+  return result;
+}

@@ -55,7 +55,15 @@ export interface RetryLoop {
   repeatable?: boolean | undefined;
   /** Hears each retry before its wait (the tracing span's events). */
   onRetry?: ((notice: RetryNotice) => void) | undefined;
+  /**
+   * Whether a failed attempt is sent again without using a retry (a 429 whose wait the limiter holds, a 401
+   * after a renewed token). At most {@link MAX_RESENDS} such re-sends a call; its rejection ends the call.
+   */
+  resend?: ((error: Error) => boolean | Promise<boolean>) | undefined;
 }
+
+/** Re-sends a call may make without using a retry: so a `Retry-After: 0` answered forever cannot spin. */
+export const MAX_RESENDS = 5;
 
 /** A retry about to happen: its number (1 for the first), the wait before it and the error that caused it. */
 export interface RetryNotice {
@@ -67,35 +75,58 @@ export interface RetryNotice {
 /**
  * Runs `attempt` at most `1 + retries` times while it fails {@link isRetryable}, waiting for `Retry-After`
  * (past `maxRetryAfterMs`, or past the deadline, the call ends) or a full-jitter backoff on the injected
- * clock. p-retry is the loop; the waits are ours, so a manual clock drives them.
+ * clock, plus at most {@link MAX_RESENDS} re-sends that `resend` allows without a retry. The one place a
+ * request is sent again. p-retry is the loop; the waits are ours, so a manual clock drives them.
  */
 export function withRetries<T>(attempt: () => Promise<T>, loop: RetryLoop): Promise<T> {
   const { clock, logger, retry, call } = loop;
   const label = `${call.method} ${call.path}`;
+  const retries = loop.repeatable === false ? 0 : loop.retries;
+  let retried = 0;
+  let resent = 0;
+  const aborted = (reason: unknown) => userAbortError(call, loop.signal) ?? reason;
   return pRetry(attempt, {
-    retries: loop.repeatable === false ? 0 : loop.retries,
+    // p-retry's own count only caps the loop: which failure is sent again is decided below.
+    retries: retries + MAX_RESENDS,
     minTimeout: 0,
     maxTimeout: 0,
-    shouldRetry: async ({ error, retriesConsumed }) => {
+    shouldRetry: async ({ error }) => {
+      if (resent < MAX_RESENDS && loop.resend !== undefined) {
+        let again: boolean;
+        try {
+          again = await loop.resend(error);
+        } catch (reason) {
+          throw aborted(reason);
+        }
+        if (again) {
+          resent += 1;
+          return true;
+        }
+      }
       // The call's own time budget is spent: no attempt can start within it.
-      if (!isRetryable(error) || (error instanceof APITimeoutError && error.scope === 'deadline'))
+      if (
+        retried >= retries ||
+        !isRetryable(error) ||
+        (error instanceof APITimeoutError && error.scope === 'deadline')
+      )
         return false;
       const retryAfter = error instanceof APIError ? error.retryAfterMs : undefined;
       if (retryAfter !== undefined && retryAfter > retry.maxRetryAfterMs) {
         logger?.debug(`${label}: Retry-After ${retryAfter}ms is over the cap; not retrying`);
         return false;
       }
-      const delay = retryAfter ?? backoffDelay(retriesConsumed, retry);
+      const delay = retryAfter ?? backoffDelay(retried, retry);
       if (loop.deadlineAt !== undefined && clock.now() + delay >= loop.deadlineAt) {
         logger?.debug(`${label}: the next attempt would pass the deadline`);
         return false;
       }
+      retried += 1;
       logger?.debug(`${label}: retrying in ${delay}ms`, { reason: error.message });
-      loop.onRetry?.({ retry: retriesConsumed + 1, delayMs: delay, error });
+      loop.onRetry?.({ retry: retried, delayMs: delay, error });
       try {
         await clock.sleep(delay, loop.signal);
       } catch (reason) {
-        throw userAbortError(call, loop.signal) ?? reason;
+        throw aborted(reason);
       }
       return true;
     },

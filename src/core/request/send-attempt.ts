@@ -1,36 +1,22 @@
 import { AbortError } from 'p-retry';
-import type { z } from 'zod';
-import { recordWait, type WaitReason } from '../../tracing/tracing.js';
+import { recordWait } from '../../tracing/tracing.js';
 import {
   APIConnectionError,
-  APIError,
   APITimeoutError,
+  AuthenticationError,
   PartnerEquityError,
   RateLimitError,
-  type RequestContext,
-  ResponseValidationError,
-  toValidationIssues,
   userAbortError,
-  type ValidationIssue,
 } from '../errors/errors.js';
 import { logBody } from '../logging/log-body.js';
-import {
-  MAX_KEPT_TEXT,
-  MAX_REDACTED_BODY,
-  type RedactOptions,
-  redact,
-  redactHeaders,
-  redactText,
-} from '../logging/redact.js';
-import type { SecretRegistry } from '../logging/secret-registry.js';
-import { type RateLimiter, WaitExceeded } from '../rate-limit/rate-limiter.js';
-import { type ResponseHeaders, readText, type TransportRequest } from '../transport/transport.js';
+import { type RedactOptions, redact, redactHeaders } from '../logging/redact.js';
+import { WaitExceeded } from '../rate-limit/rate-limiter.js';
+import { readText, type TransportRequest } from '../transport/transport.js';
 import type { MultipartBody } from '../uploads/multipart-body.js';
-import type { WithResponse } from './api-promise.js';
-import type { RequestSpec } from './request-spec.js';
+import { type ReadResponse, type ResponseContext, requestIdOf, toHeaders } from './read-response.js';
+import { JsonText, type RequestSpec } from './request-spec.js';
 import type { RequesterConfig } from './requester-config.js';
-import type { ResponseValidation } from './response-validation.js';
-import { parseRetryAfter } from './retry-policy.js';
+import { connectionMessage, deadlineError, rateLimitGaveUp } from './response-error.js';
 
 /** The state of one logical call across its attempts. */
 export interface CallState {
@@ -47,6 +33,90 @@ export interface CallState {
   /** A POST is sent again (retried, or re-sent after a 429) only with an idempotency key. */
   repeatable: boolean;
   refreshedAfter401?: boolean;
+  /** Ms waited for the rate limit so far, summed across attempts: bounded by `maxRateLimitWait`. */
+  rateLimitWaited: number;
+  /** Set by an attempt answered 429 whose wait the limiter now holds: the retry loop sends it again. */
+  paced?: boolean;
+  /** The last 429 the call received, for the error when a later turn is refused before sending. */
+  limited?: ReadResponse | undefined;
+}
+
+/**
+ * Sends one bearer attempt in its turn (at once without a limiter): the limiter is only a gate. A 429 that
+ * says when to come back marks the call `paced` (the retry loop sends it again, and the limiter holds the
+ * next turn); once the waits would pass `maxRateLimitWait`, `RateLimitError`.
+ */
+export async function gatedSend(
+  config: RequesterConfig,
+  state: CallState,
+  token: string | undefined,
+): Promise<ReadResponse> {
+  const limiter = config.rateLimiter;
+  state.paced = false;
+  if (limiter === undefined || (state.spec.auth ?? 'bearer') !== 'bearer')
+    return sendAttempt(config, state, token);
+  const { clock } = config;
+  const options = state.spec.options;
+  const maxWait = options?.maxRateLimitWait ?? config.maxRateLimitWait ?? 60_000;
+  const turn = limiter.turn(maxWait - state.rateLimitWaited, options?.signal);
+  if (turn !== undefined) {
+    const started = clock.now();
+    await turn.catch((error: unknown) => {
+      throw error instanceof WaitExceeded
+        ? new AbortError(
+            rateLimitGaveUp(
+              responseContext(config, state),
+              state.limited,
+              state.rateLimitWaited + error.waitedMs,
+            ),
+          )
+        : error;
+    });
+    const ms = clock.now() - started;
+    state.rateLimitWaited += ms;
+    if (ms > 0) recordWait(state.limited === undefined ? 'rate_limit' : 'retry_after', ms);
+  }
+  let read: ReadResponse;
+  try {
+    read = await sendAttempt(config, state, token);
+  } catch (error) {
+    limiter.observe(undefined);
+    throw error;
+  }
+  const retryIn = limiter.observe(read, maxWait - state.rateLimitWaited);
+  // A POST without an idempotency key is never sent twice, 429 or not.
+  if (retryIn === undefined || !state.repeatable) return read;
+  state.limited = read;
+  if (state.rateLimitWaited + retryIn > maxWait)
+    throw new AbortError(
+      rateLimitGaveUp(responseContext(config, state), read, state.rateLimitWaited, retryIn),
+    );
+  state.paced = true;
+  config.logger.debug(`${state.spec.method} ${state.spec.path}: 429, sent again in turn (${retryIn}ms)`);
+  return read;
+}
+
+/**
+ * Whether the retry loop sends a failed attempt again without using a retry: a 429 whose wait the limiter
+ * holds, or (once a call) a 401 after the authenticator renewed the token it carried.
+ */
+export async function mayResend(
+  config: RequesterConfig,
+  state: CallState,
+  token: string | undefined,
+  error: Error,
+): Promise<boolean> {
+  if (error instanceof RateLimitError) return state.paced === true;
+  const { authenticator, clock, logger } = config;
+  if (!(error instanceof AuthenticationError) || authenticator === undefined || token === undefined)
+    return false;
+  if (state.refreshedAfter401 === true) return false;
+  state.refreshedAfter401 = true;
+  const waitStarted = clock.now();
+  if (!(await authenticator.onUnauthorized(token, state.spec.options?.signal))) return false;
+  recordWait('unauthorized', clock.now() - waitStarted);
+  logger.debug(`${state.spec.method} ${state.spec.path}: 401, retrying once with a renewed token`);
+  return true;
 }
 
 /**
@@ -63,7 +133,7 @@ export async function sendAttempt(
 
   const remaining =
     state.deadlineAt === undefined ? Number.POSITIVE_INFINITY : state.deadlineAt - clock.now();
-  if (remaining <= 0) throw deadlineError(contextOf(state), config.deadline);
+  if (remaining <= 0) throw deadlineError(responseContext(config, state), config.deadline);
   const scope = remaining < state.timeout ? 'deadline' : 'attempt';
   const limit = Math.min(remaining, state.timeout);
 
@@ -81,7 +151,6 @@ export async function sendAttempt(
   let failure: Error | undefined;
   try {
     const response = await transport({ method: spec.method, url: state.url, headers, body, signal });
-    if (response.status >= 200 && response.status < 300) spec.answered?.();
     read = { status: response.status, headers: response.headers, text: await readText(response.body) };
     return read;
   } catch (error) {
@@ -90,11 +159,17 @@ export async function sendAttempt(
     if (timeout.signal.aborted) {
       failure =
         scope === 'deadline'
-          ? deadlineError(contextOf(state), config.deadline, error)
-          : new APITimeoutError(contextOf(state), { cause: error, message: `timed out after ${limit}ms` });
+          ? deadlineError(responseContext(config, state), config.deadline, error)
+          : new APITimeoutError(responseContext(config, state), {
+              cause: error,
+              message: `timed out after ${limit}ms`,
+            });
     } else if (error instanceof PartnerEquityError) failure = error;
     else
-      failure = new APIConnectionError(contextOf(state), { cause: error, message: connectionMessage(error) });
+      failure = new APIConnectionError(responseContext(config, state), {
+        cause: error,
+        message: connectionMessage(error),
+      });
     throw failure;
   } finally {
     clearTimeout(timer);
@@ -125,33 +200,24 @@ export async function sendAttempt(
 
 // The body of one attempt: multipart bodies are rebuilt every time (a stream cannot be sent twice).
 function encodeBody(spec: RequestSpec<unknown>): string | MultipartBody | undefined {
-  if (spec.json !== undefined) return spec.jsonText ?? JSON.stringify(spec.json);
+  if (spec.json !== undefined)
+    return spec.json instanceof JsonText ? spec.json.text : JSON.stringify(spec.json);
   if (spec.form !== undefined) return new URLSearchParams(spec.form).toString();
   return spec.multipart?.();
 }
 
 /** Where an attempt's answer came from: for its error, its parsed value and the raw response. */
 export function responseContext(config: RequesterConfig, state: CallState): ResponseContext {
-  return { ...contextOf(state), route: state.spec.route, secrets: config.secrets, now: config.clock.now() };
-}
-
-function contextOf({ spec, attempts, idempotencyKey }: CallState): RequestContext {
-  return { method: spec.method, path: spec.path, attempts, idempotencyKey };
-}
-
-function deadlineError(context: RequestContext, deadline: number | undefined, cause?: unknown) {
-  return new APITimeoutError(context, {
-    cause,
-    scope: 'deadline',
-    message: `deadline of ${deadline ?? '?'}ms exceeded after ${context.attempts} attempt(s)`,
-  });
-}
-
-function connectionMessage(error: unknown): string {
-  // Only the error code (ECONNREFUSED, UND_ERR_SOCKET…): causes can quote hosts and URLs.
-  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
-  const shown = [code, cause?.code].find((c) => typeof c === 'string');
-  return shown === undefined ? 'connection failed' : `connection failed (${shown})`;
+  const { spec, attempts, idempotencyKey } = state;
+  return {
+    method: spec.method,
+    path: spec.path,
+    route: spec.route,
+    attempts,
+    idempotencyKey,
+    secrets: config.secrets,
+    now: config.clock.now(),
+  };
 }
 
 function describeBody(
@@ -160,271 +226,9 @@ function describeBody(
   redaction: RedactOptions,
 ): unknown {
   if (body === undefined) return undefined;
-  if (spec.json !== undefined) return logBody(spec.json, redaction);
+  if (spec.json !== undefined)
+    return logBody(spec.json instanceof JsonText ? spec.json.value : spec.json, redaction);
   if (spec.form !== undefined) return logBody(spec.form, redaction);
   if (typeof body === 'string') return logBody(body, redaction);
   return `[${body.contentType.split(';')[0]}: ${body.length} bytes]`;
-}
-
-/** The request id the API (or its gateway) put on a response. */
-export function requestIdOf(
-  headers: ResponseHeaders,
-  redactWith?: { secrets?: SecretRegistry | undefined },
-): string | undefined {
-  const id = headers.get('x-request-id') ?? headers.get('request-id');
-  if (id === null) return undefined;
-  // The server's text: in errors and log lines, one that carries a token is redacted.
-  return redactWith === undefined ? id : redactText(id, redactWith.secrets);
-}
-
-/**
- * A 2xx body whose shape the SDK does not recognise, at a place where the spec shows none (contract
- * versions and document lists): the body exactly as the server sent it, never reshaped into an empty or
- * partial result. Tell it apart with `'unrecognized' in result`.
- *
- * @example
- * ```ts
- * const templates = await client.contracts.templates.list(version);
- * if ('unrecognized' in templates) console.warn('new list shape', templates.unrecognized);
- * else for (const template of templates) console.log(template.name);
- * ```
- */
-export interface Unrecognized {
-  readonly unrecognized: unknown;
-}
-
-const unrecognizedResults = new WeakSet<object>();
-
-/** What a `select` returns for a body it does not recognise, with the `fields` its result type also has. */
-export function unrecognized<Fields extends object>(body: unknown, fields?: Fields): Fields & Unrecognized {
-  const result = { ...fields, unrecognized: body } as Fields & Unrecognized;
-  unrecognizedResults.add(result);
-  return result;
-}
-
-/** Where the response came from, for error messages and the raw response. */
-export interface ResponseContext extends RequestContext {
-  now: number;
-  /** The route template for messages that group calls (`/v1/spv-requests/{slug}`); else `path`. */
-  route?: string | undefined;
-  /** The client's secrets, redacted by value from what an error keeps of a body. */
-  secrets?: SecretRegistry | undefined;
-}
-
-/** A status, headers and the whole body text of one attempt. */
-export interface ReadResponse {
-  status: number;
-  headers: ResponseHeaders;
-  text: string;
-}
-
-/** The WHATWG `Headers` of a response (made once asked for: a raw response keeps them, not the body). */
-export function toHeaders(headers: ResponseHeaders): Headers {
-  return headers instanceof Headers ? headers : new Headers([...headers]);
-}
-
-/**
- * Parses a 2xx body with `schema` (per `validation`) and `select`s the call's value. A body that is not JSON
- * throws {@link ResponseValidationError}; one that breaks the schema throws it only in `'strict'` mode.
- */
-export function parseSuccess<T, Body>(
-  context: ResponseContext,
-  response: ReadResponse,
-  schema: z.ZodType<Body>,
-  validation: ResponseValidation,
-  select?: (body: Body) => T,
-): WithResponse<T> {
-  const value = parseBody(context, response);
-  let body = value as Body;
-  if (validation.mode !== 'off') {
-    const parsed = schema.safeParse(value);
-    if (parsed.success) body = parsed.data;
-    else {
-      const issues = toValidationIssues(parsed.error.issues);
-      if (validation.mode === 'strict')
-        throw validationError(context, response, 'did not match the API spec', issues, value, parsed.error);
-      validation.warn(`${context.method} ${context.route ?? context.path}`, response.status, issues);
-    }
-  }
-  const data = select === undefined ? (body as unknown as T) : select(body);
-  if (typeof data === 'object' && data !== null && unrecognizedResults.has(data))
-    validation.unrecognized(`${context.method} ${context.route ?? context.path}`, response.status);
-  const { status, headers } = response;
-  const raw = {
-    status,
-    requestId: requestIdOf(headers),
-    attempts: context.attempts,
-    idempotencyKey: context.idempotencyKey,
-    replayed: headers.get('idempotent-replayed')?.toLowerCase() === 'true',
-  };
-  // `headers` by one shared getter, not a getter written in the literal: that one was a new accessor for
-  // every response, and kept V8 from collecting any request young (bench findings, "GC modes").
-  Object.defineProperty(raw, SOURCE, { value: headers });
-  Object.defineProperty(raw, 'headers', { get: lazyHeaders, enumerable: true, configurable: true });
-  return { data, response: raw as typeof raw & { headers: Headers } };
-}
-
-const SOURCE = Symbol('response headers');
-
-// The WHATWG `Headers` of a raw response, made once asked for (most callers never read them).
-function lazyHeaders(this: { [SOURCE]: ResponseHeaders }): Headers {
-  const headers = toHeaders(this[SOURCE]);
-  Object.defineProperty(this, 'headers', { value: headers, enumerable: true });
-  return headers;
-}
-
-// JSON when it parses, else the text (the HTML of `/docs`), unless the content type says JSON.
-function parseBody(context: ResponseContext, response: ReadResponse): unknown {
-  const { text } = response;
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    // The parser's message quotes the body, which may hold a token: keep it out, and keep no excerpt.
-    if (/\bjson\b/i.test(response.headers.get('content-type') ?? ''))
-      throw validationError(context, response, 'body is not valid JSON', []);
-    return text;
-  }
-}
-
-function validationError(
-  context: ResponseContext,
-  response: ReadResponse,
-  summary: string,
-  issues: ValidationIssue[],
-  body?: unknown,
-  cause?: unknown,
-): ResponseValidationError {
-  return new ResponseValidationError(
-    {
-      method: context.method,
-      path: context.path,
-      status: response.status,
-      requestId: requestIdOf(response.headers, context),
-      idempotencyKey: context.idempotencyKey,
-      issues,
-      summary,
-      // A body too long to redact field by field is kept as a redacted excerpt of its text.
-      body:
-        body === undefined
-          ? undefined
-          : redact(response.text.length > MAX_REDACTED_BODY ? response.text : body, {
-              secrets: context.secrets,
-            }),
-    },
-    { cause },
-  );
-}
-
-/** The {@link APIError} subclass of an error status, its body's envelope or excerpt redacted by value. */
-export function toAPIError(
-  context: ResponseContext,
-  response: ReadResponse,
-  secrets?: SecretRegistry,
-): APIError {
-  const { status, text, headers } = response;
-  return APIError.from({
-    status,
-    method: context.method,
-    path: context.path,
-    headers: toHeaders(headers),
-    requestId: requestIdOf(headers, { secrets }),
-    idempotencyKey: context.idempotencyKey,
-    attempts: context.attempts,
-    body: errorBody(text, headers, secrets),
-    retryAfterMs: parseRetryAfter(headers.get('retry-after'), context.now),
-    secrets,
-  });
-}
-
-const EXCERPT_LENGTH = 200;
-
-// A JSON error body (up to MAX_REDACTED_BODY), else a redacted excerpt of its first MAX_KEPT_TEXT characters.
-function errorBody(text: string, headers: ResponseHeaders, secrets: SecretRegistry | undefined): unknown {
-  if (text === '') return undefined;
-  if (text.length <= MAX_REDACTED_BODY) {
-    try {
-      return JSON.parse(text);
-    } catch {}
-  }
-  const read = text.slice(0, MAX_KEPT_TEXT);
-  const html = /html/i.test(headers.get('content-type') ?? '') || read.trimStart().startsWith('<');
-  const plain = (
-    html ? read.replace(/<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, ' ').replace(/<[^<>]*>/g, ' ') : read
-  )
-    .replace(/\s+/g, ' ')
-    .trim();
-  const excerpt = redactText(plain, secrets);
-  return excerpt.length > EXCERPT_LENGTH ? `${excerpt.slice(0, EXCERPT_LENGTH)}…` : excerpt;
-}
-
-/**
- * Sends one bearer attempt in its turn (at once without a limiter). A 429 that says when to come back is
- * sent again then without using a retry; once the waits would pass `maxRateLimitWait`, `RateLimitError`.
- */
-export function pacedSend(config: RequesterConfig, state: CallState, send: () => Promise<ReadResponse>) {
-  const limiter = config.rateLimiter;
-  if (limiter === undefined || (state.spec.auth ?? 'bearer') !== 'bearer') return send();
-  return paced(limiter, config, state, send);
-}
-
-async function paced(
-  limiter: RateLimiter,
-  config: RequesterConfig,
-  state: CallState,
-  send: () => Promise<ReadResponse>,
-) {
-  const { clock } = config;
-  const options = state.spec.options;
-  const maxWait = options?.maxRateLimitWait ?? config.maxRateLimitWait ?? 60_000;
-  let waited = 0;
-  let reason: WaitReason = 'rate_limit';
-  for (;;) {
-    const turn = limiter.turn(maxWait - waited, options?.signal);
-    if (turn !== undefined) {
-      const started = clock.now();
-      await turn.catch((error: unknown) => {
-        throw error instanceof WaitExceeded
-          ? new AbortError(gaveUp(config, state, undefined, waited + error.waitedMs))
-          : error;
-      });
-      const ms = clock.now() - started;
-      waited += ms;
-      if (ms > 0) recordWait(reason, ms);
-    }
-    let read: ReadResponse;
-    try {
-      read = await send();
-    } catch (error) {
-      limiter.observe(undefined);
-      throw error;
-    }
-    const retryIn = limiter.observe(read, maxWait - waited);
-    // A POST without an idempotency key is never sent twice, 429 or not.
-    if (retryIn === undefined || !state.repeatable) return read;
-    if (waited + retryIn > maxWait) throw new AbortError(gaveUp(config, state, read, waited, retryIn));
-    config.logger.debug(`${state.spec.method} ${state.spec.path}: 429, sent again in turn (${retryIn}ms)`);
-    reason = 'retry_after';
-  }
-}
-
-function gaveUp(
-  config: RequesterConfig,
-  state: CallState,
-  read: ReadResponse | undefined,
-  waitedMs: number,
-  retryAfterMs?: number,
-) {
-  const context = contextOf(state);
-  const answer = read && toAPIError(responseContext(config, state), read, config.secrets);
-  return new RateLimitError({
-    ...context,
-    status: 429,
-    headers: answer?.headers ?? new Headers(),
-    requestId: answer?.requestId,
-    body: answer?.body,
-    retryAfterMs: retryAfterMs ?? answer?.retryAfterMs,
-    waitedMs,
-    secrets: config.secrets,
-  });
 }
