@@ -34,16 +34,23 @@ export interface BulkRunSpec<Input, Result> {
   /** The failed result for a row the API did not answer. */
   failure(input: Input, error: RowError): Result;
   succeeded(result: Result): boolean;
+  /** Whether a failed result may pass on another try. */
+  retryable(result: Result): boolean;
   onProgress?: ((progress: BulkProgress) => void) | undefined;
   onChunk?: ((chunk: BulkChunk<Input, Result>) => void | Promise<void>) | undefined;
 }
 
-/** Every row and its result in input order (none for a stream handed to `onChunk`), each chunk's report, a summary. */
+/**
+ * Every row and its result in input order (none for a stream handed to `onChunk`), the rows whose failure
+ * may pass on another try (always kept), each chunk's report, a summary, the error that stopped the call.
+ */
 export interface BulkRunOutcome<Input, Result> {
   rows: Input[];
   results: Result[];
+  retryable: Input[];
   chunks: BulkChunkReport[];
   response: RawResponse;
+  error: PartnerEquityError | undefined;
 }
 
 /**
@@ -93,6 +100,8 @@ class BulkRun<Input, Result> {
   readonly #rows: Input[] = [];
   readonly #results: Result[] = [];
   readonly #reports: BulkChunkReport[] = [];
+  readonly #retryable: Input[] = [];
+  #replayedRetryable = 0; // rows failed transiently in answers replayed from an earlier run
   /** Rows read, answered (`done`) and succeeded so far. */
   readonly counts = { read: 0, done: 0, succeeded: 0 };
   readonly #answers = { count: 0, replayed: 0 };
@@ -172,10 +181,17 @@ class BulkRun<Input, Result> {
       if (!ended) await iterator.return?.();
     }
     if (readError !== undefined) throw readError.error;
-    const firstFailure = this.#reports.find((report) => report.error !== undefined && !report.split);
-    if (this.#answers.count === 0 && firstFailure?.error !== undefined) throw firstFailure.error;
     if (this.counts.read === 0) this.#progress();
-    return { rows: this.#rows, results: this.#results, chunks: this.#reports, response: this.#summary() };
+    const error = this.#reports.find((report) => report.stopped === true)?.error;
+    this.#warnReplayed();
+    return {
+      rows: this.#rows,
+      results: this.#results,
+      retryable: this.#retryable,
+      chunks: this.#reports,
+      response: this.#summary(),
+      error,
+    };
   }
 
   // The next chunk's rows: up to `chunkSize` read from the array or the stream.
@@ -267,6 +283,11 @@ class BulkRun<Input, Result> {
       if (part !== '') this.#fitted(report);
       const paired = this.#pair(rows, data);
       for (const [i, position] of positions.entries()) slot.results[position] = paired[i];
+      if (response.replayed) {
+        report.replayed = true;
+        const again = positions.filter((p) => spec.retryable(slot.results[p] as Result));
+        this.#replayedRetryable += again.length;
+      }
       const missing = positions.filter((position) => slot.results[position] === undefined);
       const message = 'The API returned no result for this row';
       this.#fail(slot, missing, { code: 'missing_result', message, retryable: true });
@@ -320,6 +341,16 @@ class BulkRun<Input, Result> {
     );
   }
 
+  // Said once a call: a replayed answer repeats its transient row failures for as long as the API keeps it.
+  #warnReplayed(): void {
+    if (this.#replayedRetryable === 0) return;
+    const { operation, requester } = this.#spec;
+    requester.config.logger.warn(
+      `${operation}: ${this.#replayedRetryable} rows failed transiently in answers the API replayed from an earlier run with this idempotencyKey; it replays them for 24 h, so send result.retryable again with a new idempotencyKey`,
+      { replayedRetryable: this.#replayedRetryable },
+    );
+  }
+
   #fail(slot: Slot<Input, Result>, positions: readonly number[], error: RowError): void {
     for (const i of positions) slot.results[i] = this.#spec.failure(slot.rows[i] as Input, error);
   }
@@ -337,6 +368,9 @@ class BulkRun<Input, Result> {
       this.#rows.push(...slot.rows);
       this.#results.push(...results);
     }
+    results.forEach((result, i) => {
+      if (this.#spec.retryable(result)) this.#retryable.push(slot.rows[i] as Input);
+    });
     // Outside any try: an exception from the caller's callback ends the call rather than failing rows.
     await this.#spec.onChunk?.({ index: slot.index, rows: slot.rows, results, reports: slot.reports });
     this.#progress();
