@@ -1,5 +1,5 @@
 import { startSpan, within } from '../../tracing/tracing.js';
-import { APIError, APIUserAbortError, PartnerEquityError } from '../errors/errors.js';
+import { APIError, APIUserAbortError, ConflictError, PartnerEquityError } from '../errors/errors.js';
 import type { APIPromise, RawResponse } from '../request/api-promise.js';
 import { chunkKey, idempotencyKeyOfJson, stableJson } from '../request/idempotency.js';
 import type { Requester } from '../request/requester.js';
@@ -8,6 +8,9 @@ import type { BulkChunk, BulkChunkReport, BulkProgress } from './bulk-chunk.js';
 import { chunkFitOf, knownTooLarge, namesRows, sizeRefusal } from './chunk-fit.js';
 
 type RowError = { code: string; message: string; retryable: boolean };
+
+const SENT_BEFORE =
+  "an earlier run with this idempotencyKey sent the chunk's rows in another size, and a body cap now in front of the service keeps its answer from being replayed; nothing was sent again, so nothing is created twice. Look the rows up, and send the missing ones with a new idempotencyKey";
 
 /** How one kind of bulk call sends rows and reads results. */
 export interface BulkRunSpec<Input, Result> {
@@ -92,6 +95,11 @@ interface Slot<Input, Result> {
   results: (Result | undefined)[];
   reports: BulkChunkReport[];
   last?: RawResponse;
+  /** The unsplit chunk's key and first position: pieces split for bytes are keyed from them (`#piece`). */
+  key?: string;
+  start?: number;
+  /** Set when the chunk's key holds another body: its rows not yet sent are not sent. */
+  blocked?: RowError;
 }
 
 class BulkRun<Input, Result> {
@@ -102,6 +110,7 @@ class BulkRun<Input, Result> {
   readonly #reports: BulkChunkReport[] = [];
   readonly #retryable: Input[] = [];
   #replayedRetryable = 0; // rows failed transiently in answers replayed from an earlier run
+  #sentBefore = 0; // rows not sent: their chunk's key holds another size of it (`chunk_sent_before`)
   /** Rows read, answered (`done`) and succeeded so far. */
   readonly counts = { read: 0, done: 0, succeeded: 0 };
   readonly #answers = { count: 0, replayed: 0 };
@@ -225,7 +234,7 @@ class BulkRun<Input, Result> {
     if (positions.length === 0) return slot;
     const held = this.#spec.wholeChunks === true && positions.length < slot.rows.length;
     if (this.#stopper === undefined && !held) {
-      await this.#sendPiece(slot, positions, '', free);
+      await this.#sendPiece(slot, positions, '', false, free);
       return slot;
     }
     const { report } = this.#piece(slot, positions, '');
@@ -242,14 +251,24 @@ class BulkRun<Input, Result> {
   }
 
   // The rows at `positions` of a slot as one request: body, key (a split piece's names its place), report.
-  #piece(slot: Slot<Input, Result>, positions: number[], part: string) {
+  // A piece of a chunk split for its bytes is keyed by where it starts, not by its size: its first piece
+  // keeps the chunk's own key. A body cap sits in front of the service (its 413 never reaches the service's
+  // idempotency layer), so when an earlier run sent the chunk in other sizes, a piece's key holds a piece of
+  // another size starting there, and the service answers 409 instead of creating the rows again.
+  #piece(slot: Slot<Input, Result>, positions: number[], part: string, byStart = false) {
     const { field, baseKey } = this.#spec;
     const rows = positions.map((i) => slot.inputs[i] as Input);
     // `stableJson({ [field]: rows })`, from each row's JSON: the rows' part of it is what is hashed.
     const rowsJson = `[${positions.map((i) => slot.json[i]).join(',')}]`;
     const bodyJson = `{${JSON.stringify(field)}:${rowsJson}}`;
     const base = chunkKey(baseKey, slot.index);
-    const key = idempotencyKeyOfJson(part === '' ? base : `${base}/${part}`, rowsJson);
+    const start = positions[0] as number;
+    const key =
+      byStart && slot.key !== undefined
+        ? start === slot.start
+          ? slot.key
+          : idempotencyKeyOfJson(`${slot.key}@${start}`, '')
+        : idempotencyKeyOfJson(part === '' ? base : `${base}/${part}`, rowsJson);
     const report: BulkChunkReport = {
       index: slot.index,
       rows: rows.length,
@@ -264,13 +283,24 @@ class BulkRun<Input, Result> {
     return { rows, bodyJson, report };
   }
 
-  async #sendPiece(slot: Slot<Input, Result>, positions: number[], part: string, free?: () => void) {
+  async #sendPiece(
+    slot: Slot<Input, Result>,
+    positions: number[],
+    part: string,
+    byStart = false,
+    free?: () => void,
+  ): Promise<void> {
     const spec = this.#spec;
-    const { rows, bodyJson, report } = this.#piece(slot, positions, part);
+    if (slot.blocked !== undefined) {
+      this.#sentBefore += positions.length;
+      return this.#fail(slot, positions, slot.blocked);
+    }
+    const { rows, bodyJson, report } = this.#piece(slot, positions, part, byStart);
+    if (part === '') Object.assign(slot, { key: report.idempotencyKey, start: positions[0] });
     const bytes = () => Buffer.byteLength(bodyJson);
     // Split unsent what is as large as a body already refused: the service would refuse it too.
-    if (rows.length > 1 && knownTooLarge(this.#fit, bytes, rows.length))
-      return this.#halves(slot, positions, part);
+    const known = rows.length > 1 ? knownTooLarge(this.#fit, bytes, rows.length) : undefined;
+    if (known !== undefined) return this.#halves(slot, positions, part, byStart || known === 'bytes');
     slot.reports.push(report);
     report.sent = true;
     try {
@@ -302,7 +332,17 @@ class BulkRun<Input, Result> {
         if (refusal === 'bytes')
           this.#fit.refusedBytes = Math.min(bytes(), this.#fit.refusedBytes ?? bytes());
         else this.#fit.refusedRows = Math.min(rows.length, this.#fit.refusedRows ?? rows.length);
-        return this.#halves(slot, positions, part);
+        return this.#halves(slot, positions, part, byStart || refusal === 'bytes');
+      }
+      if (error instanceof ConflictError && (part === '' || byStart)) {
+        // The chunk's key holds another size of it (an earlier run split it to fit a cap that changed since):
+        // look for that size through the first pieces; the others go only once one of them is answered.
+        if (rows.length > 1) {
+          report.split = true;
+          return this.#halves(slot, positions, part, true);
+        }
+        slot.blocked = { code: 'chunk_sent_before', message: SENT_BEFORE, retryable: false };
+        return this.#sendPiece(slot, positions, part); // fails them, counted
       }
       const retryable = isRetryable(error);
       this.#fail(slot, positions, {
@@ -319,10 +359,10 @@ class BulkRun<Input, Result> {
   }
 
   // One half after the other: the chunk keeps its one place among the requests in flight.
-  async #halves(slot: Slot<Input, Result>, positions: number[], part: string): Promise<void> {
+  async #halves(slot: Slot<Input, Result>, positions: number[], part: string, byStart: boolean) {
     const half = Math.ceil(positions.length / 2);
-    await this.#sendPiece(slot, positions.slice(0, half), `${part}0`);
-    await this.#sendPiece(slot, positions.slice(half), `${part}1`);
+    await this.#sendPiece(slot, positions.slice(0, half), `${part}0`, byStart);
+    await this.#sendPiece(slot, positions.slice(half), `${part}1`, byStart);
   }
 
   #fitted(report: BulkChunkReport): void {
@@ -343,8 +383,13 @@ class BulkRun<Input, Result> {
 
   // Said once a call: a replayed answer repeats its transient row failures for as long as the API keeps it.
   #warnReplayed(): void {
-    if (this.#replayedRetryable === 0) return;
     const { operation, requester } = this.#spec;
+    if (this.#sentBefore > 0)
+      requester.config.logger.warn(
+        `${operation}: ${this.#sentBefore} rows were not sent (chunk_sent_before): ${SENT_BEFORE}`,
+        { sentBefore: this.#sentBefore },
+      );
+    if (this.#replayedRetryable === 0) return;
     requester.config.logger.warn(
       `${operation}: ${this.#replayedRetryable} rows failed transiently in answers the API replayed from an earlier run with this idempotencyKey; it replays them for 24 h, so send result.retryable again with a new idempotencyKey`,
       { replayedRetryable: this.#replayedRetryable },

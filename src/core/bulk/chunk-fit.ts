@@ -20,15 +20,19 @@ export function chunkFitOf(fits: ChunkFits | undefined, operation: string): Chun
   return fit;
 }
 
-/** Whether a body of `bytes()` with `rows` rows is as large as one already refused (bytes counted only then). */
-export function knownTooLarge(fit: ChunkFit, bytes: () => number, rows: number): boolean {
-  if (rows >= (fit.refusedRows ?? Number.POSITIVE_INFINITY)) return true;
-  return fit.refusedBytes !== undefined && bytes() >= fit.refusedBytes;
+/** Whether a body of `bytes()` with `rows` rows is as large as one already refused, and in what (bytes counted only then). */
+export function knownTooLarge(
+  fit: ChunkFit,
+  bytes: () => number,
+  rows: number,
+): 'rows' | 'bytes' | undefined {
+  if (fit.refusedBytes !== undefined && bytes() >= fit.refusedBytes) return 'bytes';
+  return rows >= (fit.refusedRows ?? Number.POSITIVE_INFINITY) ? 'rows' : undefined;
 }
 
 // What a size complaint says: the request (its body) too large, or too many items in it. A limit on anything
 // else (a daily import quota, a rate) is not about this request's size: splitting it would only send more.
-const ITEMS = String.raw`(rows?|items?|investors?|subscriptions?|records?|elements?|entries|list|array)`;
+const ITEMS = '(rows?|items?|investors?|subscriptions?|records?|elements?|entries|list|array)';
 const TOO_MANY = new RegExp(
   String.raw`too[ _-]?(many|long)|(at most|max(imum)?( of)?|more than|up to|limit(ed)?( is| of| to)?)\s*:?\s*\d+\s*${ITEMS}|${ITEMS}\b.*\b(at most|max(imum)?|more than|up to)\s*:?\s*\d+`,
   'i',
