@@ -121,14 +121,13 @@ export function sendBulk<Input, Result extends RowResult, Success extends Result
       requester,
       operation: operation.span,
       retryable: (result) => result.error?.retryable === true,
-      send: (rows, idempotencyKey, bodyJson, answered) =>
+      send: (rows, idempotencyKey, bodyJson) =>
         requester.call(
           operation,
           {
             ...(call.input.params && { params: call.input.params }),
             checkedBody: { [field]: rows },
             jsonText: bodyJson,
-            answered,
           },
           { ...checked.options, idempotencyKey },
         ) as APIPromise<Result[]>,

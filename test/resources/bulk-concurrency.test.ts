@@ -172,43 +172,6 @@ describe('investors.create chunking on the wire', () => {
     },
   );
 
-  it('without onChunk or onProgress, a lane is free once its answer head has come: the next chunk goes out meanwhile', async () => {
-    // The first answer's head goes out at once, its body only once the second chunk's request has come: a
-    // client that waited for the whole answer before sending the next chunk (concurrency 1) would wait forever.
-    let secondCame!: () => void;
-    const second = new Promise<void>((resolve) => (secondCame = resolve));
-    server().fallback((request) => {
-      const { investors } = JSON.parse(request.text) as { investors: { partnerInvestorId: string }[] };
-      const n = server().requests.length;
-      const results = investors.map((row, i) => ({
-        partnerInvestorId: row.partnerInvestorId,
-        status: 'created',
-        servicePersonId: `per_${n}_${i}`,
-      }));
-      if (n > 1) {
-        secondCame();
-        return { body: { results } };
-      }
-      const text = JSON.stringify({ results });
-      async function* trickled() {
-        yield text.slice(0, 20);
-        await second;
-        yield text.slice(20);
-      }
-      return { headers: { 'content-type': 'application/json' }, body: trickled() };
-    });
-    const sdk = client();
-    const result = await sdk.investors.create(investorRows(4), { chunkSize: 2, concurrency: 1 });
-    await sdk.close();
-    expect(result.succeeded.map((row) => row.servicePersonId)).toEqual([
-      'per_1_0',
-      'per_1_1',
-      'per_2_0',
-      'per_2_1',
-    ]);
-    expect(server().requests).toHaveLength(2);
-  });
-
   it('an answer in order at first and out of order later is paired by key, row by row', async () => {
     const answer = (ids: string[]) =>
       ids.map((id) => ({ partnerInvestorId: id, status: 'created', servicePersonId: `per_${id}` }));
