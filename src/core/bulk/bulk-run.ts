@@ -77,6 +77,12 @@ export async function runBulk<Input, Result>(
         ),
         'partner_equity.bulk.rows_succeeded': run.counts.succeeded,
         'partner_equity.bulk.rows_failed': run.counts.done - run.counts.succeeded,
+        // The size actually sent: the most rows a request carried that was not split.
+        'partner_equity.bulk.chunk_size':
+          Math.max(
+            0,
+            ...chunks.filter((c) => c.sent && !c.split && c.status !== undefined).map((c) => c.rows),
+          ) || undefined,
       }),
   );
 }

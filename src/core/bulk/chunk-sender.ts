@@ -1,3 +1,4 @@
+import { handledBy, recordEvent } from '../../tracing/tracing.js';
 import { APIError, APIUserAbortError, ConflictError, PartnerEquityError } from '../errors/errors.js';
 import type { RawResponse } from '../request/api-promise.js';
 import { chunkKey, idempotencyKeyOfJson } from '../request/idempotency.js';
@@ -117,11 +118,22 @@ export class ChunkSender<Input, Result> {
     const bytes = () => Buffer.byteLength(bodyJson);
     // Split unsent what is as large as a body already refused: the service would refuse it too.
     const known = rows.length > 1 ? knownTooLarge(this.#fit, bytes, rows.length) : undefined;
-    if (known !== undefined) return this.#halves(slot, positions, part, byStart || known === 'bytes');
+    if (known !== undefined)
+      return this.#halves(slot, positions, part, byStart || known === 'bytes', known, true);
+    // Why an error splits this piece: its size, or (409) its key holding another size of the chunk.
+    const splits = (error: unknown) =>
+      rows.length < 2
+        ? undefined
+        : (sizeRefusal(error) ??
+          (error instanceof ConflictError && (part === '' || byStart) ? ('conflict' as const) : undefined));
     slot.reports.push(report);
     report.sent = true;
     try {
-      const { data, response } = await spec.send(rows, report.idempotencyKey, bodyJson).withResponse();
+      // A failure split here is handled: the request's CLIENT span does not end as an ERROR.
+      const { data, response } = await handledBy(
+        (error) => (splits(error) === undefined ? undefined : 'split'),
+        () => spec.send(rows, report.idempotencyKey, bodyJson).withResponse(),
+      );
       const { status, requestId, attempts } = response;
       Object.assign(report, { status, requestId, attempts });
       this.answers.count += 1;
@@ -143,24 +155,21 @@ export class ChunkSender<Input, Result> {
       const answer = error instanceof APIError ? error : undefined;
       const attempts = 'attempts' in error && typeof error.attempts === 'number' ? error.attempts : 1;
       Object.assign(report, { error, status: answer?.status, requestId: answer?.requestId, attempts });
-      const refusal = sizeRefusal(error);
-      if (refusal !== undefined && rows.length > 1) {
+      const split = splits(error);
+      if (split !== undefined) {
         report.split = true;
-        if (refusal === 'bytes')
-          this.#fit.refusedBytes = Math.min(bytes(), this.#fit.refusedBytes ?? bytes());
-        else this.#fit.refusedRows = Math.min(rows.length, this.#fit.refusedRows ?? rows.length);
-        return this.#halves(slot, positions, part, byStart || refusal === 'bytes');
+        if (split === 'bytes') this.#fit.refusedBytes = Math.min(bytes(), this.#fit.refusedBytes ?? bytes());
+        if (split === 'rows')
+          this.#fit.refusedRows = Math.min(rows.length, this.#fit.refusedRows ?? rows.length);
+        // On a 409 the chunk's key holds another size of it (an earlier run split it to fit a cap that changed
+        // since): that size is looked for through the first pieces; the others go once one is answered.
+        return this.#halves(slot, positions, part, byStart || split !== 'rows', split);
       }
       if (error instanceof ConflictError && (part === '' || byStart)) {
-        // The chunk's key holds another size of it (an earlier run split it to fit a cap that changed since):
-        // look for that size through the first pieces; the others go only once one of them is answered.
-        if (rows.length > 1) {
-          report.split = true;
-          return this.#halves(slot, positions, part, true);
-        }
         slot.blocked = { code: 'chunk_sent_before', message: SENT_BEFORE, retryable: false };
         return this.#sendPiece(slot, positions, part); // fails them, counted
       }
+      const refusal = sizeRefusal(error);
       const retryable = isRetryable(error);
       this.#fail(slot, positions, {
         code: 'request_failed',
@@ -175,9 +184,24 @@ export class ChunkSender<Input, Result> {
     }
   }
 
-  // One half after the other: the chunk keeps its one place among the requests in flight.
-  async #halves(slot: Slot<Input, Result>, positions: number[], part: string, byStart: boolean) {
+  // One half after the other: the chunk keeps its one place among the requests in flight. The split is an
+  // event on the bulk call's span, with the sizes before and after.
+  async #halves(
+    slot: Slot<Input, Result>,
+    positions: number[],
+    part: string,
+    byStart: boolean,
+    reason: 'bytes' | 'rows' | 'conflict',
+    beforeSending = false,
+  ) {
     const half = Math.ceil(positions.length / 2);
+    recordEvent('split', {
+      'partner_equity.bulk.chunk_index': slot.index,
+      'partner_equity.bulk.split.reason': reason,
+      'partner_equity.bulk.split.rows_before': positions.length,
+      'partner_equity.bulk.split.rows_after': half,
+      'partner_equity.bulk.split.before_sending': beforeSending || undefined,
+    });
     await this.#sendPiece(slot, positions.slice(0, half), `${part}0`, byStart);
     await this.#sendPiece(slot, positions.slice(half), `${part}1`, byStart);
   }
