@@ -49,7 +49,7 @@ async function withRetries<Row, Result extends { error?: unknown }>(
     const key = pass === 0 ? `${label}-${NIGHT}` : `${label}-${NIGHT}-retry-${pass}`;
     const result = await send(pending, key);
     if (result.error !== undefined) throw result.error;
-    pending.forEach((row, i) => answered.set(row, result.results[i] as Result));
+    for (const [i, row] of pending.entries()) answered.set(row, result.results[i] as Result);
     if (result.retryable.length > 0)
       console.log(`${label}: ${result.retryable.length} row(s) failed for a moment; sending them again`);
     pending = result.retryable;
