@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deriveIdempotencyKey } from '../../src/index.js';
 import { idempotencyKeyOfJson } from '../../src/core/request/idempotency.js';
+import { deriveIdempotencyKey } from '../../src/index.js';
 import { useFakeApi } from '../resources/fake-harness.js';
 import { approvedSpv, investorRows } from '../resources/fixtures.js';
 
