@@ -75,6 +75,23 @@ describe('derived idempotency keys stay byte-identical across releases', () => {
     expect(sentKeys(env.apiRequests(), '/v1/investors').slice(1)).toEqual(keys);
   });
 
+  it('a chunk split for its number of rows: each piece keyed by its place and its rows', async () => {
+    // The service itself refused 4 rows (it may have kept that answer under the chunk's key): no piece
+    // reuses the chunk's key.
+    const env = await api.start({ fake: { maxInvestorRows: 2 } });
+    const rows = investorRows(4, 'golden-rows');
+    const result = await env.client.investors.create(rows, { idempotencyKey: 'golden-rows', chunkSize: 4 });
+    const keys = result.chunks.filter((chunk) => chunk.part !== undefined).map((c) => c.idempotencyKey);
+    expect(keys).toEqual([
+      deriveIdempotencyKey('golden-rows-0/0', rows.slice(0, 2)),
+      deriveIdempotencyKey('golden-rows-0/1', rows.slice(2)),
+    ]);
+    expect(sentKeys(env.apiRequests(), '/v1/investors')).toEqual([
+      deriveIdempotencyKey('golden-rows-0', rows),
+      ...keys,
+    ]);
+  });
+
   it('subscriptions.create sends the same chunk keys for the same rows and key', async () => {
     const env = await api.start();
     const spv = await approvedSpv(env);

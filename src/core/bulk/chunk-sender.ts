@@ -82,12 +82,11 @@ export class ChunkSender<Input, Result> {
     const bodyJson = `{${JSON.stringify(field)}:${rowsJson}}`;
     const base = chunkKey(baseKey, slot.index);
     const start = positions[0] as number;
-    const key =
-      byStart && slot.key !== undefined
-        ? start === slot.start
-          ? slot.key
-          : idempotencyKeyOfJson(`${slot.key}@${start}`, '')
-        : idempotencyKeyOfJson(part === '' ? base : `${base}/${part}`, rowsJson);
+    const key = byStart // a piece: `slot.key` is the chunk's, set when it was first tried
+      ? start === slot.start
+        ? (slot.key as string)
+        : idempotencyKeyOfJson(`${slot.key}@${start}`, '')
+      : idempotencyKeyOfJson(part === '' ? base : `${base}/${part}`, rowsJson);
     const report: BulkChunkReport = {
       index: slot.index,
       rows: rows.length,
