@@ -77,6 +77,7 @@ const GROUPS = {
       // The chunk keys of a bulk call, the derivation a re-run's safety rests on: the lines of bulk-run that
       // call what it imports from idempotency.ts (the derivation's own code is mutated there in full).
       linesCallingImportsOf('src/core/bulk/bulk-run.ts', '../request/idempotency.js'),
+      linesCallingImportsOf('src/core/bulk/chunk-sender.ts', '../request/idempotency.js'),
     ],
     // The token grant and the bulk calls run the same retry loop and keys.
     tests: [

@@ -2,7 +2,7 @@
 // against the SDK's fake API started in this process. Your own code needs only the first half.
 import { readFile } from 'node:fs/promises';
 import { type ClientOptions, PartnerEquity } from '@partner-equity/sdk';
-import { FakePartnerEquity } from '@partner-equity/sdk/testing';
+import { FakePartnerEquity, type FakePartnerEquityOptions } from '@partner-equity/sdk/testing';
 
 /** A client, and the fake behind it when there is one (its admin plays the service's reviewers). */
 export interface Connection {
@@ -31,14 +31,17 @@ export async function credentialsFromEnv(): Promise<ClientOptions | undefined> {
   };
 }
 
-/** Connects to the environment named by PE_* variables, or to a fresh in-process fake. */
-export async function connect(options: Partial<ClientOptions> = {}): Promise<Connection> {
+/** Connects to the environment named by PE_* variables, or to a fresh in-process fake (with `fakeOptions`). */
+export async function connect(
+  options: Partial<ClientOptions> = {},
+  fakeOptions: FakePartnerEquityOptions = {},
+): Promise<Connection> {
   const fromEnv = await credentialsFromEnv();
   if (fromEnv !== undefined) {
     const client = new PartnerEquity({ ...fromEnv, ...options });
     return { client, fake: undefined, baseUrl: fromEnv.baseUrl, close: () => client.close() };
   }
-  const fake = new FakePartnerEquity();
+  const fake = new FakePartnerEquity(fakeOptions);
   const stopClock = followWallClock(fake);
   await fake.listen();
   const partner = await fake.createPartner();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { BulkChunk, BulkChunkReport, BulkProgress } from '../core/bulk/bulk-chunk.js';
 import { type BulkRunSpec, runBulk } from '../core/bulk/bulk-run.js';
+import type { PartnerEquityError } from '../core/errors/errors.js';
 import { APIPromise } from '../core/request/api-promise.js';
 import type { IdempotentRequestOptions } from '../core/request/request-options.js';
 import { JsonText, type Operation } from '../core/request/request-spec.js';
@@ -26,8 +27,8 @@ export interface BulkCreateOptions<Input = unknown, Result = unknown> extends Id
   /**
    * Called with each chunk's rows and results, in input order, once the chunk is answered; the next chunk
    * waits for a returned promise. Given with an `AsyncIterable`, rows are handed here and not kept: the
-   * call's `results`, `succeeded`, `failed` and `retryable` are then empty, and memory stays bounded by
-   * `chunkSize` × `concurrency` whatever the input's length.
+   * call's `results`, `succeeded` and `failed` are then empty (`retryable` is still kept), and memory stays
+   * bounded by `chunkSize` × `concurrency` and the rows that failed transiently, whatever the input's length.
    *
    * @example
    * ```ts
@@ -61,10 +62,21 @@ export interface BulkResult<Input, Result extends RowResult, Success extends Res
   succeeded: Success[];
   /** Every other row, with its `error` (refused client-side, refused by the API, or lost with its chunk). */
   failed: Exclude<Result, Success>[];
-  /** The input rows whose failure may pass on another try, ready to send again. */
+  /**
+   * The input rows whose failure may pass on another try, ready to send again, in input order: kept also
+   * for a stream handed to `onChunk`. Send them with a new `idempotencyKey`: under the same key the API
+   * replays the first answers, transient failures included, for 24 h.
+   */
   retryable: Input[];
   /** One report per chunk request (keys, request ids, attempts, chunk-level errors). */
   chunks: BulkChunkReport[];
+  /**
+   * The error that stopped the call (401, 403, 404, a quota, a 409…): its chunk failed with an error every
+   * later chunk would get, so those were not sent (their rows are `not_sent`). `undefined` otherwise.
+   * The call resolves with every row's result whatever its chunks met; it rejects only when malformed
+   * (nothing sent), on `signal`, or when the stream or `onChunk` throws.
+   */
+  error: PartnerEquityError | undefined;
 }
 
 /** How one bulk call is checked and how its rows pair with their results. */
@@ -108,6 +120,7 @@ export function sendBulk<Input, Result extends RowResult, Success extends Result
       field,
       requester,
       operation: operation.span,
+      retryable: (result) => result.error?.retryable === true,
       send: (rows, idempotencyKey, bodyJson) =>
         requester.call(
           operation,
@@ -119,8 +132,8 @@ export function sendBulk<Input, Result extends RowResult, Success extends Result
         ) as APIPromise<Result[]>,
       onProgress: bulk.onProgress,
       onChunk: options?.onChunk,
-    }).then(({ rows, results, chunks, response }) => ({
-      data: { results, ...splitResults(results, rows, call.succeeded), chunks },
+    }).then(({ results, retryable, chunks, response, error }) => ({
+      data: { results, ...splitResults(results, call.succeeded), retryable, chunks, error },
       response,
     }));
     return new APIPromise(outcome);
@@ -129,16 +142,14 @@ export function sendBulk<Input, Result extends RowResult, Success extends Result
   }
 }
 
-/** A bulk call's results split into `succeeded`, `failed`, and the inputs whose failure is `retryable`. */
-export function splitResults<Input, Result extends RowResult, Success extends Result>(
+/** A bulk call's results split into `succeeded` and `failed`. */
+export function splitResults<Result extends RowResult, Success extends Result>(
   results: readonly Result[],
-  inputs: readonly Input[],
   succeeded: (result: Result) => result is Success,
-): { succeeded: Success[]; failed: Exclude<Result, Success>[]; retryable: Input[] } {
+): { succeeded: Success[]; failed: Exclude<Result, Success>[] } {
   return {
     succeeded: results.filter(succeeded),
     failed: results.filter((result) => !succeeded(result)) as Exclude<Result, Success>[],
-    retryable: inputs.filter((_, index) => results[index]?.error?.retryable === true),
   };
 }
 

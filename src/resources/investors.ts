@@ -38,8 +38,10 @@ export class Investors {
    * date, two-letter country code) or repeating a `partnerInvestorId` are not sent and fail like the API's
    * row errors. Chunks go `concurrency` at a time, each keyed from `idempotencyKey` and its rows. A chunk
    * failing as a whole (after retries) fails its rows with `request_failed` (`retryable` when transient); a
-   * non-transient one also fails later chunks' rows with `not_sent`. The call rejects only when nothing was
-   * answered, on `signal`, or when malformed (not an array or `AsyncIterable`, a row without an id).
+   * non-transient one also fails later chunks' rows with `not_sent` and is the result's `error`. The call
+   * resolves with every row's result even when every chunk failed; it rejects only on `signal`, when the
+   * stream or `onChunk` throws, or when malformed (not an array or `AsyncIterable`, a row without an id).
+   * Send `result.retryable` again under a new key: the same key replays the first answers for 24 h.
    * `withResponse()` gives the last chunk's response, `attempts` summed, the call's `idempotencyKey`.
    */
   create(

@@ -209,6 +209,38 @@ export function recordWait(reason: WaitReason, durationMs: number): void {
   });
 }
 
+/** Records an event on the span active now (inside a bulk call: its span). Free while tracing is off. */
+export function recordEvent(name: string, attributes: SpanAttributes): void {
+  const span = api?.trace.getActiveSpan();
+  if (span === undefined) return;
+  const out: SpanAttributes = {};
+  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) out[key] = value;
+  span.addEvent(name, out as OtelApi.Attributes);
+}
+
+// The context key under which a caller says which failures of the calls it makes it handles itself.
+let handledKey: symbol | undefined;
+
+/**
+ * Runs `fn`, whose calls' failures `handles` names as handled by the caller (a bulk chunk's 413, handled by
+ * splitting it: `'split'`): such a call's CLIENT span ends with a `handled` event, not an ERROR status, as a
+ * retried 503 does. Free while tracing is off.
+ */
+export function handledBy<T>(handles: (error: unknown) => string | undefined, fn: () => T): T {
+  if (api == null) return fn();
+  handledKey ??= api.createContextKey('partner_equity.handled');
+  return api.context.with(api.context.active().setValue(handledKey, handles), fn);
+}
+
+/** How the caller of the call running now handles `error` ({@link handledBy}), or `undefined`. */
+export function handledHow(error: unknown): string | undefined {
+  if (api == null || handledKey === undefined) return undefined;
+  const handles = api.context.active().getValue(handledKey) as
+    | ((error: unknown) => string | undefined)
+    | undefined;
+  return handles?.(error);
+}
+
 /**
  * A failure as a span status message: its class, HTTP status and `code` (`ConflictError 409
  * idempotency_key_reused`), never its message. Spans leave the process for a tracing vendor, and a message

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { idempotencyKeyOfJson } from '../../src/core/request/idempotency.js';
 import { deriveIdempotencyKey } from '../../src/index.js';
 import { useFakeApi } from '../resources/fake-harness.js';
 import { approvedSpv, investorRows } from '../resources/fixtures.js';
@@ -50,7 +51,7 @@ describe('derived idempotency keys stay byte-identical across releases', () => {
     expect(sentKeys(env.apiRequests(), '/v1/investors')).toEqual(keys);
   });
 
-  it('a chunk split to fit a body cap: each piece keyed by its place and its rows', async () => {
+  it('a chunk split to fit a body cap: each piece keyed by the chunk and where it starts', async () => {
     // 4 rows (about 600 bytes) are over the cap; 2 fit.
     const env = await api.start({ fake: { maxBodyBytes: 400 } });
     const rows = investorRows(4, 'golden-split');
@@ -63,16 +64,32 @@ describe('derived idempotency keys stay byte-identical across releases', () => {
     const keys = pieces.map((chunk) => chunk.idempotencyKey);
     expect(keys).toMatchInlineSnapshot(`
       [
-        "oD1vjwbdlNPMWnCZlhTf-ycHUYpmMm3skteWcVcL4mE",
-        "KQIaPRlFI6y_SNIy-JtNh6t9PxfINLno-mQ_ZVFgnOg",
+        "-d77XColIyPYUWnM5FbNjPv_1vQ-_4HlYGJWa1PD424",
+        "fuZVCcBbPqpv079rbUcVXYxFlGn8o36KkEQ4ziU6MXI",
       ]
     `);
-    // The piece's place in the chunk is part of its key: halves with the same rows would not replay each other.
-    expect(keys).toEqual([
-      deriveIdempotencyKey('golden-split-0/0', rows.slice(0, 2)),
-      deriveIdempotencyKey('golden-split-0/1', rows.slice(2)),
-    ]);
+    // Split for its bytes: the first piece keeps the chunk's key, the next one is keyed by where it starts
+    // (row 2), so a re-run that meets another cap finds the key holding another size (409), never a new key.
+    const chunkKey = deriveIdempotencyKey('golden-split-0', rows);
+    expect(keys).toEqual([chunkKey, idempotencyKeyOfJson(`${chunkKey}@2`, '')]);
     expect(sentKeys(env.apiRequests(), '/v1/investors').slice(1)).toEqual(keys);
+  });
+
+  it('a chunk split for its number of rows: each piece keyed by its place and its rows', async () => {
+    // The service itself refused 4 rows (it may have kept that answer under the chunk's key): no piece
+    // reuses the chunk's key.
+    const env = await api.start({ fake: { maxInvestorRows: 2 } });
+    const rows = investorRows(4, 'golden-rows');
+    const result = await env.client.investors.create(rows, { idempotencyKey: 'golden-rows', chunkSize: 4 });
+    const keys = result.chunks.filter((chunk) => chunk.part !== undefined).map((c) => c.idempotencyKey);
+    expect(keys).toEqual([
+      deriveIdempotencyKey('golden-rows-0/0', rows.slice(0, 2)),
+      deriveIdempotencyKey('golden-rows-0/1', rows.slice(2)),
+    ]);
+    expect(sentKeys(env.apiRequests(), '/v1/investors')).toEqual([
+      deriveIdempotencyKey('golden-rows-0', rows),
+      ...keys,
+    ]);
   });
 
   it('subscriptions.create sends the same chunk keys for the same rows and key', async () => {

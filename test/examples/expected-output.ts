@@ -36,6 +36,16 @@ export const EXAMPLE_OUTPUTS: [file: string, expected: RegExp[]][] = [
     ],
   ],
   [
+    'examples/nightly-sync.ts',
+    [
+      /^log: investors\.create: the service refused bodies of \d+ bytes as too large; .*250 rows per request worked/m,
+      /^investors: chunk 2 answered \(200 rows\)$/m,
+      /^investors: 1 row\(s\) failed for a moment; sending them again\ninvestors: chunk 0 answered \(1 rows\)$/m,
+      /^subscriptions: chunk 2 answered \(200 rows\)$/m,
+      /^synced 1200 of 1200 investors and 1200 of 1200 subscriptions$/m,
+    ],
+  ],
+  [
     'examples/testing/drive-the-mock.ts',
     [
       /^pending review: spvr_\w+$/m,

@@ -19,7 +19,7 @@ describe('splitResults', () => {
   type Row = { id: number; error?: { retryable: boolean } | null };
   const isOk = (row: Row): row is Row & { error?: null } => row.error == null;
 
-  it('splits results into succeeded and failed, and gives back the inputs worth retrying, in input order', () => {
+  it('splits results into succeeded and failed, in input order', () => {
     const results: Row[] = [
       { id: 0 },
       { id: 1, error: { retryable: true } },
@@ -27,10 +27,9 @@ describe('splitResults', () => {
       { id: 3, error: { retryable: false } },
       { id: 4, error: { retryable: true } },
     ];
-    expect(splitResults(results, ['a', 'b', 'c', 'd', 'e'], isOk)).toEqual({
+    expect(splitResults(results, isOk)).toEqual({
       succeeded: [results[0], results[2]],
       failed: [results[1], results[3], results[4]],
-      retryable: ['b', 'e'],
     });
   });
 });

@@ -13,6 +13,10 @@ import type { InvestorInput } from '../../src/schemas/investors.js';
 import { type FakeEnv, useFakeApi } from './fake-harness.js';
 import { investorRows } from './fixtures.js';
 
+/** The error a resolved bulk call reports: the one that stopped it, else its first chunk's. */
+const stoppedBy = (result: { error?: unknown; chunks: { error?: unknown }[] }) =>
+  result.error ?? result.chunks.find((chunk) => chunk.error !== undefined)?.error;
+
 const api = useFakeApi();
 const posts = (env: FakeEnv) =>
   env.apiRequests().filter((r) => r.method === 'POST' && r.path === '/v1/investors');
@@ -174,23 +178,21 @@ describe('client.investors.create', () => {
     const env = await api.start();
     const rows = investorRows(2);
     const stranger = await api.partner(env, { wrongKey: true });
-    await expect(stranger.client.investors.create(rows)).rejects.toBeInstanceOf(AuthenticationError);
+    expect(await stranger.client.investors.create(rows).then(stoppedBy)).toBeInstanceOf(AuthenticationError);
     const unprovisioned = await api.partner(env, { provisioned: false });
-    const denied = await unprovisioned.client.investors.create(rows).catch((e: unknown) => e);
+    const denied = await unprovisioned.client.investors.create(rows).then(stoppedBy);
     expect(denied).toBeInstanceOf(PermissionDeniedError);
     expect(denied).toMatchObject({ status: 403, code: 'not_provisioned' });
 
     // A key forced through headers (the SDK never reuses a key for another body on its own).
     const headers = { 'Idempotency-Key': 'forced-key' };
     await env.client.investors.create(rows, { headers });
-    const conflict = await env.client.investors
-      .create(investorRows(1, 'other'), { headers })
-      .catch((e: unknown) => e);
+    const conflict = await env.client.investors.create(investorRows(1, 'other'), { headers }).then(stoppedBy);
     expect(conflict).toBeInstanceOf(ConflictError);
     expect(conflict).toMatchObject({ code: 'idempotency_key_conflict', idempotencyKey: 'forced-key' });
     const invalid = await env.client.investors
       .create(rows, { headers: { 'Idempotency-Key': 'not valid' } })
-      .catch((e: unknown) => e);
+      .then(stoppedBy);
     expect(invalid).toBeInstanceOf(UnprocessableEntityError);
   });
 

@@ -34,6 +34,11 @@ export interface BulkChunkReport {
   split?: boolean;
   /** On a piece that got through after a split: the most rows one request has carried since. */
   fittedRows?: number;
+  /**
+   * `true` when the API replayed the answer it gave this key before (`Idempotent-Replayed`): nothing was
+   * written now, and the rows it failed transiently then fail the same way until the key expires (24 h).
+   */
+  replayed?: boolean;
   /** `true` when its failure stopped the call: later chunks were not sent. */
   stopped?: boolean;
 }

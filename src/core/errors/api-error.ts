@@ -123,7 +123,11 @@ export class PermissionDeniedError extends APIError {}
 export class NotFoundError extends APIError {}
 /** 409: idempotency key reused with another body, or a state conflict (terminal status, ordering). */
 export class ConflictError extends APIError {}
-/** 413: the uploaded file is over 10 MB. */
+/**
+ * 413: an uploaded file over the API's 10 MB, or a JSON body over a cap in front of the service (a proxy's
+ * `client_max_body_size`, often answered with an HTML page). A bulk call handles the second itself by
+ * splitting its chunks; another call gets this error (docs/bulk-and-uploads.md).
+ */
 export class PayloadTooLargeError extends APIError {}
 /** 415: unsupported media type. */
 export class UnsupportedMediaTypeError extends APIError {}

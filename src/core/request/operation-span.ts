@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { errorMessage, errorType, type SdkSpan, type Tracing } from '../../tracing/tracing.js';
+import { errorMessage, errorType, handledHow, type SdkSpan, type Tracing } from '../../tracing/tracing.js';
 import type { WithResponse } from './api-promise.js';
 import type { RetryNotice } from './retry-policy.js';
 import type { CallState } from './send-attempt.js';
@@ -58,7 +58,9 @@ export async function traceOperation<T>(
       'partner_equity.request_id': typeof requestId === 'string' ? requestId : undefined,
       'partner_equity.error_id': typeof errorId === 'string' ? errorId : undefined,
     });
-    span.fail(errorType(error), errorMessage(error));
+    const handled = handledHow(error); // a bulk chunk's 413 the caller splits: not a failure of the call
+    if (handled === undefined) span.fail(errorType(error), errorMessage(error));
+    else span.event('handled', { 'partner_equity.handled_by': handled, 'error.type': errorType(error) });
     throw error;
   } finally {
     if (state.attempts > 1) span.set({ 'http.request.resend_count': state.attempts - 1 });
