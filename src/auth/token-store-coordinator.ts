@@ -22,7 +22,7 @@ export type ServedToken = Pick<TokenSet, 'accessToken' | 'expiresAt' | 'renewAt'
 export interface TokenView {
   /** The token it serves now, if any. */
   held: ServedToken | undefined;
-  /** A token the API refused with 401: never adopted again. */
+  /** A token the API refused with 401: never adopted again. Never `held` too (a refused token is dropped). */
   stale: string | undefined;
 }
 
@@ -41,7 +41,8 @@ const LEASE_POLL: RetryConfig = { ...DEFAULT_RETRY, initialDelayMs: 20, maxDelay
 class StoreFailure extends Error {
   readonly obtained: TokenSet | undefined;
   constructor(cause: unknown, obtained?: TokenSet) {
-    super('token store unavailable', { cause });
+    // Never shown: the coordinator rethrows or logs `cause`.
+    super(undefined, { cause });
     this.obtained = obtained;
   }
 }
@@ -130,8 +131,9 @@ export class TokenStoreCoordinator {
         // The write may have landed before it failed, so the pair's refresh token may be shared already:
         // keep only its access token here (the local chain's next renewal uses an assertion).
         const { refreshToken: _, ...accessOnly } = error.obtained;
-        const generation = this.#local.read(this.#scope)?.generation ?? 0;
-        return this.#local.write(this.#scope, accessOnly, generation) ?? accessOnly;
+        // The local chain has one writer, this exchange: its compare-and-set cannot lose.
+        this.#local.write(this.#scope, accessOnly, this.#local.read(this.#scope)?.generation ?? 0);
+        return accessOnly;
       }
       return yield* this.#run(this.#local, view, grant);
     }
@@ -215,8 +217,9 @@ function adoptable(set: StoredTokenSet, view: TokenView, now: number): boolean {
   return set.accessToken !== view.held?.accessToken && set.accessToken !== view.stale && now < set.blockAt;
 }
 
+/** The held token can still be sent. (A token refused with 401 is never held: `stale` is then the only one.) */
 function servable(view: TokenView, now: number): view is TokenView & { held: ServedToken } {
-  return view.held !== undefined && view.held.accessToken !== view.stale && now < view.held.blockAt;
+  return view.held !== undefined && now < view.held.blockAt;
 }
 
 function fresh(view: TokenView, now: number): view is TokenView & { held: ServedToken } {
