@@ -59,6 +59,19 @@ describe('the line about an unexpected delivery matches the answer given', () =>
     expect(warnings(lines)).toEqual([`${HEAD}acknowledged (204) and ${DELIVERED}.`]);
   });
 
+  it('handled by a handler of its type and an onAny one: delivered', async () => {
+    const { lines, receiver: r } = receiver();
+    const seen: string[] = [];
+    r.on('spv.closed', () => {
+      seen.push('typed');
+    }).onAny(() => {
+      seen.push('any');
+    });
+    expect(await send(r)).toMatchObject({ status: 204, outcome: 'handled' });
+    expect(seen).toEqual(['typed', 'any']);
+    expect(warnings(lines)).toEqual([`${HEAD}acknowledged (204) and ${DELIVERED}.`]);
+  });
+
   it('handled with no handler at all: the line says none ran', async () => {
     const { lines, receiver: r } = receiver();
     r.on('spv_request.completed', () => undefined);
@@ -79,6 +92,13 @@ describe('the line about an unexpected delivery matches the answer given', () =>
     expect(handler).not.toHaveBeenCalled();
     expect(warnings(lines)).toEqual([
       `${HEAD}a duplicate of a delivery already handled: acknowledged (204), no handler run.`,
+    ]);
+    // Said once per kind: another unknown type gets its own line, the same type none.
+    await send(r, { ...UNKNOWN, type: 'spv.opened' }, 'msg_2');
+    await send(r, UNKNOWN, 'msg_3');
+    expect(warnings(lines)).toEqual([
+      `${HEAD}a duplicate of a delivery already handled: acknowledged (204), no handler run.`,
+      '[partner-equity webhooks] Verified webhook msg_2 has event type "spv.opened", unknown to this SDK version; a duplicate of a delivery already handled: acknowledged (204), no handler run.',
     ]);
   });
 
