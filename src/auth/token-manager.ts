@@ -35,7 +35,7 @@ export interface TokenManagerOptions {
   /** Backoff of those retries. @default DEFAULT_RETRY (0.5 s doubling, 8 s cap, Retry-After up to 60 s) */
   retry?: RetryConfig | undefined;
   /** Where background renewal failures are reported (they never reach callers). */
-  logger?: Pick<Logger, 'debug' | 'info' | 'warn'> | undefined;
+  logger?: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'> | undefined;
   /**
    * Where tokens are kept. A store given here is treated as shared (several instances, one token chain).
    * @default a new MemoryTokenStore (this manager's own)
@@ -127,6 +127,7 @@ export class TokenManager implements Authenticator {
       scope: tokenScope(options.identity),
       clock: this.#clock,
       logger: options.logger,
+      secrets,
     });
   }
 

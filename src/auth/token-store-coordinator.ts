@@ -1,5 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logging/logger.js';
+import { redactText } from '../core/logging/redact.js';
+import type { SecretRegistry } from '../core/logging/secret-registry.js';
 import { backoffDelay, DEFAULT_RETRY, type RetryConfig } from '../core/request/retry-policy.js';
 import { drive, type Steps } from './drive.js';
 import { MemoryTokenStore } from './memory-token-store.js';
@@ -20,7 +22,7 @@ export type ServedToken = Pick<TokenSet, 'accessToken' | 'expiresAt' | 'renewAt'
 export interface TokenView {
   /** The token it serves now, if any. */
   held: ServedToken | undefined;
-  /** A token the API refused with 401: never adopted again. */
+  /** A token the API refused with 401: never adopted again. Never `held` too (a refused token is dropped). */
   stale: string | undefined;
 }
 
@@ -39,7 +41,8 @@ const LEASE_POLL: RetryConfig = { ...DEFAULT_RETRY, initialDelayMs: 20, maxDelay
 class StoreFailure extends Error {
   readonly obtained: TokenSet | undefined;
   constructor(cause: unknown, obtained?: TokenSet) {
-    super('token store unavailable', { cause });
+    // Never shown: the coordinator rethrows or logs `cause`.
+    super(undefined, { cause });
     this.obtained = obtained;
   }
 }
@@ -57,7 +60,8 @@ export class TokenStoreCoordinator {
   readonly #store: TokenStore;
   readonly #scope: string;
   readonly #clock: Clock;
-  readonly #logger: Pick<Logger, 'info' | 'warn'> | undefined;
+  readonly #logger: Pick<Logger, 'info' | 'warn' | 'error'> | undefined;
+  readonly #secrets: SecretRegistry | undefined;
   /** The local chain while the store is unavailable. */
   #local: MemoryTokenStore | undefined;
   /**
@@ -70,12 +74,14 @@ export class TokenStoreCoordinator {
     store: TokenStore;
     scope: string;
     clock: Clock;
-    logger?: Pick<Logger, 'info' | 'warn'> | undefined;
+    logger?: Pick<Logger, 'info' | 'warn' | 'error'> | undefined;
+    secrets?: SecretRegistry | undefined;
   }) {
     this.#store = options.store;
     this.#scope = options.scope;
     this.#clock = options.clock;
     this.#logger = options.logger;
+    this.#secrets = options.secrets;
   }
 
   /**
@@ -100,20 +106,34 @@ export class TokenStoreCoordinator {
       return token;
     } catch (error) {
       if (!(error instanceof StoreFailure)) throw error;
-      if (this.#store.whenUnavailable === 'fail') throw error.cause;
-      if (this.#local === undefined) {
-        this.#local = new MemoryTokenStore();
-        this.#logger?.warn('Token store unavailable; using a token chain of this process until it answers', {
-          error: errorName(error.cause),
-        });
+      const fields = this.#describe(error.cause);
+      // A wrong key is not an outage: said at `error` at every failed look (every 15 s), never once only.
+      const misconfigured = isConfigurationError(error.cause);
+      if (this.#store.whenUnavailable === 'fail') {
+        if (misconfigured) this.#logger?.error('Token store misconfigured; the call fails', fields);
+        throw error.cause;
       }
+      if (misconfigured) {
+        this.#logger?.error(
+          'Token store misconfigured, not unavailable: using a token chain of this process, ' +
+            'saying so at every look (every 15 s) until the configuration is fixed',
+          fields,
+        );
+      } else if (this.#local === undefined) {
+        this.#logger?.warn(
+          'Token store unavailable; using a token chain of this process until it answers',
+          fields,
+        );
+      }
+      this.#local ??= new MemoryTokenStore();
       this.probeAt = this.#clock.now() + PROBE_INTERVAL_MS;
       if (error.obtained !== undefined) {
         // The write may have landed before it failed, so the pair's refresh token may be shared already:
         // keep only its access token here (the local chain's next renewal uses an assertion).
         const { refreshToken: _, ...accessOnly } = error.obtained;
-        const generation = this.#local.read(this.#scope)?.generation ?? 0;
-        return this.#local.write(this.#scope, accessOnly, generation) ?? accessOnly;
+        // The local chain has one writer, this exchange: its compare-and-set cannot lose.
+        this.#local.write(this.#scope, accessOnly, this.#local.read(this.#scope)?.generation ?? 0);
+        return accessOnly;
       }
       return yield* this.#run(this.#local, view, grant);
     }
@@ -175,6 +195,13 @@ export class TokenStoreCoordinator {
     return { ...tokens, refreshToken: local.takeRefreshToken(this.#scope, generation) };
   }
 
+  /** Log fields for a store's error: its name, code and message (redacted). */
+  #describe(error: unknown): Record<string, unknown> {
+    if (!(error instanceof Error)) return { error: typeof error };
+    const { code } = error as { code?: unknown };
+    return { error: error.name, code, message: redactText(error.message, this.#secrets) };
+  }
+
   /** One store call; whatever it throws or rejects with becomes a {@link StoreFailure}. */
   *#call<T>(operation: () => T | Promise<T>): Steps<T> {
     try {
@@ -190,8 +217,9 @@ function adoptable(set: StoredTokenSet, view: TokenView, now: number): boolean {
   return set.accessToken !== view.held?.accessToken && set.accessToken !== view.stale && now < set.blockAt;
 }
 
+/** The held token can still be sent. (A token refused with 401 is never held: `stale` is then the only one.) */
 function servable(view: TokenView, now: number): view is TokenView & { held: ServedToken } {
-  return view.held !== undefined && view.held.accessToken !== view.stale && now < view.held.blockAt;
+  return view.held !== undefined && now < view.held.blockAt;
 }
 
 function fresh(view: TokenView, now: number): view is TokenView & { held: ServedToken } {
@@ -207,6 +235,10 @@ function releaseQuietly(lease: TokenStoreLease): void {
   }
 }
 
-function errorName(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error;
+/**
+ * A store's error that waiting does not fix (a wrong `encryptionKey`): one with `configuration: true`, as a
+ * `RedisStoreError` with code `redis_decrypt_failed` is.
+ */
+function isConfigurationError(error: unknown): boolean {
+  return (error as { configuration?: unknown } | undefined)?.configuration === true;
 }

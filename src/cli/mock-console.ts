@@ -3,6 +3,7 @@ import type { SpvRequest } from '../schemas/spv-requests.js';
 import type { FakeAdmin } from '../testing/admin.js';
 import { parseListFilter } from '../testing/admin-api/list-filter.js';
 import type { FakeAdminList } from '../testing/admin-lists.js';
+import { type FakeRateLimitOption, parseRateLimit } from '../testing/fake-rate-limit.js';
 import type { WebhookSchemeInput } from '../webhooks/scheme/webhook-scheme.js';
 import type { CliIo } from './command.js';
 
@@ -38,7 +39,35 @@ export function adminApiHelp(origin: string, tokenEnv?: string): string {
     `  ${curl} '${api}/spv-requests?status=pending-review'`,
     `  ${curl} -X POST ${api}/spv-requests/<slug>/approve`,
     `  ${curl} '${api}/subscriptions?limit=0'          # counts only`,
+    `  ${curl} '${api}/requests?limit=0'               # what the mock answered, by route and status`,
   ].join('\n');
+}
+
+/**
+ * The banner's lines on what the mock does besides the API: the limits in force (`--rate-limit`,
+ * `--max-body`) and the faults injected, each said, or `none`, so a run never has to guess.
+ */
+export function inForceLines(
+  limits: { rateLimit?: FakeRateLimitOption; maxBodyBytes?: number },
+  faults: readonly string[],
+): string[] {
+  const said: string[] = [];
+  if (limits.rateLimit !== undefined) {
+    const { limit, windowMs } = parseRateLimit(limits.rateLimit);
+    const window = windowMs % 1000 === 0 ? `${windowMs / 1000} s` : `${windowMs} ms`;
+    said.push(`rate limit ${limit} requests per ${window} per client (429 with Retry-After beyond it)`);
+  }
+  if (limits.maxBodyBytes !== undefined) {
+    const bytes = limits.maxBodyBytes;
+    const kib = bytes % 1024 === 0 ? ` (${bytes / 1024} KiB)` : '';
+    said.push(`JSON bodies over ${bytes} bytes${kib} answered 413 with an HTML page, as a proxy would`);
+  }
+  return [
+    `Limits in force: ${said.length === 0 ? 'none (--rate-limit, --max-body)' : said.join('; ')}`,
+    ...(faults.length === 0
+      ? ['Faults in force: none (--fault)']
+      : faults.map((f) => `Fault injected: ${f}`)),
+  ];
 }
 
 /** `N of TOTAL <noun> (status count, …)` and one line per item. */

@@ -23,4 +23,12 @@ export class RedisStoreError extends PartnerEquityError {
   constructor(code: RedisStoreErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, code, options);
   }
+
+  /**
+   * `true` for an error waiting does not fix, a wrong `encryptionKey` (`redis_decrypt_failed`): the token
+   * manager then logs it at `error` at every look instead of reporting an outage once.
+   */
+  get configuration(): boolean {
+    return this.code === 'redis_decrypt_failed';
+  }
 }

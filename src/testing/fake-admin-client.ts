@@ -9,6 +9,7 @@ import type {
   SubscriptionListFilter,
 } from './admin-lists.js';
 import type { FakeDelivery, FakePerson, FakeSubscription } from './admin-views.js';
+import type { FakeRequestReport } from './request-log.js';
 import type { SpvRequest } from './wire/spv-requests.js';
 import type { SubscriptionResult } from './wire/subscriptions.js';
 
@@ -73,6 +74,12 @@ export interface FakeAdminClient {
     tenantSlug?: string;
     provisioned?: boolean;
   }): Promise<{ clientId: string; issuer: string; applicationName: string; provisioned: boolean }>;
+  /**
+   * `GET /__admin/requests`: what the fake answered, counted by status and by route and status (429s of
+   * `--rate-limit`, 413s of `--max-body`, injected faults), and the newest `limit` requests (100; 0 for
+   * counts only), without their headers.
+   */
+  requests(options?: { limit?: number }): Promise<FakeRequestReport>;
   /** The fake's settings (whether SPV requests are approved automatically). */
   settings(): Promise<FakeAdminSettings>;
   /** Changes some settings; the others are kept. */
@@ -151,6 +158,7 @@ export function fakeAdminClient(options: FakeAdminClientOptions): FakeAdminClien
     listDeliveries: (filter) => call('GET', `/deliveries${query(filter as Filter)}`),
     snapshot: () => call('GET', '/snapshot'),
     registerClient: (input) => call('POST', '/clients', input),
+    requests: (options = {}) => call('GET', `/requests${query(options)}`),
     settings: () => call('GET', '/settings'),
     updateSettings: (change) => call('PUT', '/settings', change),
     webhookTarget: () => call('GET', '/webhooks'),

@@ -19,7 +19,12 @@ import { ManualClock } from './manual-clock.js';
 import { createHandlers } from './msw-handlers.js';
 import type { FakeProfileName } from './profiles/fake-profile.js';
 import { profileNamed } from './profiles/profile-named.js';
-import type { RecordedRequest, TokenRequestRecord } from './request-log.js';
+import {
+  countRequests,
+  type FakeRequestCounts,
+  type RecordedRequest,
+  type TokenRequestRecord,
+} from './request-log.js';
 import { allRoutes } from './routes/all-routes.js';
 import type { FakeServices, FakeSettings } from './services.js';
 import { FakeState } from './state/fake-state.js';
@@ -155,7 +160,15 @@ export class FakePartnerEquity {
       // Before the partner routes, whose last handler answers 404 for every other path.
       ...(adminApi === undefined
         ? []
-        : [createAdminApiHandler(this.admin, adminApi, this.#services.servesOrigin, this.faults)]),
+        : [
+            createAdminApiHandler(
+              this.admin,
+              adminApi,
+              this.#services.servesOrigin,
+              this.faults,
+              () => this.requests,
+            ),
+          ]),
       ...createHandlers(routes, this.#services),
     ];
     this.clock.setSettle(() => this.#sender.flush());
@@ -180,6 +193,14 @@ export class FakePartnerEquity {
   /** Every request answered, in arrival order. */
   get requests(): readonly RecordedRequest[] {
     return this.#requests;
+  }
+
+  /**
+   * How many requests the fake answered, by status and by route and status (what `GET /__admin/requests`
+   * reports): `fake.requestCounts().byStatus['429']`.
+   */
+  requestCounts(): FakeRequestCounts {
+    return countRequests(this.#requests);
   }
 
   /** Every token endpoint call, including the refresh token presented. */

@@ -42,7 +42,13 @@ export { type FaultJson, parseFault } from './fault-text.js';
 export { type CancelTimer, ManualClock } from './manual-clock.js';
 export { ALTERNATE_PROFILE_CHOICES, type ProfileChoice } from './profiles/alternate-choices.js';
 export type { FakeProfileName } from './profiles/fake-profile.js';
-export type { RecordedRequest, TokenRequestRecord } from './request-log.js';
+export type {
+  FakeRequestCounts,
+  FakeRequestReport,
+  FakeRequestSummary,
+  RecordedRequest,
+  TokenRequestRecord,
+} from './request-log.js';
 export type {
   FundingRecord,
   PersonRecord,

@@ -195,11 +195,12 @@ export async function serve(
   allowed: string[] = [],
 ): Promise<Response> {
   const request = await capJsonBody(received, services.settings.maxBodyBytes);
-  if (request instanceof Response) return record(received, services, request);
+  if (request instanceof Response) return record(received, services, request, match);
   const url = new URL(request.url);
   const entry: RecordedRequest = {
     method: request.method,
     path: url.pathname,
+    ...(match === undefined ? {} : { route: match.route.path }),
     query: url.search,
     headers: Object.fromEntries(request.headers),
     status: 0,
@@ -240,11 +241,12 @@ export async function serve(
 }
 
 // A request the proxy in front answered: recorded, never seen by the service.
-function record(request: Request, services: FakeServices, response: Response): Response {
+function record(request: Request, services: FakeServices, response: Response, match?: RouteMatch): Response {
   const url = new URL(request.url);
   services.recordRequest({
     method: request.method,
     path: url.pathname,
+    ...(match === undefined ? {} : { route: match.route.path }),
     query: url.search,
     headers: Object.fromEntries(request.headers),
     status: response.status,

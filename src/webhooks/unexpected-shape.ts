@@ -57,10 +57,14 @@ function mismatches(guess: Guess, value: unknown, path: string, out: string[]): 
   }
 }
 
-/** A shape this SDK did not expect, once worth a log line: `key` says what counts as "the same" one. */
+/**
+ * A shape this SDK did not expect, once worth a log line: `key` says what counts as "the same" one,
+ * `message` what is unexpected, `delivery` how handlers receive such an event (said only when they ran).
+ */
 export interface UnexpectedShape {
   key: string;
   message: string;
+  delivery: string;
 }
 
 /**
@@ -72,18 +76,16 @@ export function unexpectedShape(event: WebhookEvent): UnexpectedShape | undefine
   if (!event.recognised) {
     return {
       key: `unrecognised:${event.problem}`,
-      message:
-        `Verified webhook ${event.webhookId} is not a { type, timestamp, data } envelope (${event.problem}); ` +
-        'acknowledged and delivered to onAny handlers as an unrecognised event with its text and JSON.',
+      message: `Verified webhook ${event.webhookId} is not a { type, timestamp, data } envelope (${event.problem})`,
+      delivery: 'delivered to onAny handlers as an unrecognised event with its text and JSON',
     };
   }
   const type = event.type.length > 100 ? `${event.type.slice(0, 100)}…` : event.type;
   if (!event.known) {
     return {
       key: `type:${event.type}`,
-      message:
-        `Verified webhook ${event.webhookId} has event type "${type}", unknown to this SDK version; ` +
-        `acknowledged and delivered to on("${type}") and onAny handlers as an unknown event.`,
+      message: `Verified webhook ${event.webhookId} has event type "${type}", unknown to this SDK version`,
+      delivery: `delivered to on("${type}") and onAny handlers as an unknown event`,
     };
   }
   const found: string[] = [];
@@ -91,8 +93,8 @@ export function unexpectedShape(event: WebhookEvent): UnexpectedShape | undefine
   if (found.length === 0) return undefined;
   return {
     key: `fields:${event.type}:${found.join(',')}`,
-    message:
-      `Verified ${type} webhook ${event.webhookId} has fields of unexpected types (${found.join('; ')}); ` +
-      'delivered as sent, so handlers see these values as they are, not as their TypeScript types say.',
+    message: `Verified ${type} webhook ${event.webhookId} has fields of unexpected types (${found.join('; ')})`,
+    delivery:
+      'delivered as sent, so handlers see these values as they are, not as their TypeScript types say',
   };
 }

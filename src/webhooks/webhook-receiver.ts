@@ -192,8 +192,40 @@ export class WebhookReceiver {
     if (event.recognised && event.type === DOCTOR_PROBE_EVENT_TYPE) {
       return { status: 204, body: '', outcome: 'handled', event };
     }
+    const receipt = await this.#deliver(event, span);
     const shape = unexpectedShape(event);
-    if (shape) this.#log.warnOnce(shape.key, shape.message, { webhookId: event.webhookId });
+    if (shape) {
+      // Said once per kind, for runs and non-runs apart: each line tells what this delivery's answer was.
+      const ran = receipt.outcome === 'handled' || receipt.outcome === 'failed';
+      const key = ran ? shape.key : `${shape.key}:not run`;
+      const what = this.#consequence(receipt, event, shape.delivery);
+      this.#log.warnOnce(key, `${shape.message}; ${what}.`, { webhookId: event.webhookId });
+    }
+    return receipt;
+  }
+
+  /** What became of a delivery with an unexpected shape, as its answer says. */
+  #consequence(receipt: WebhookReceipt, event: WebhookEvent, delivery: string): string {
+    switch (receipt.outcome) {
+      case 'duplicate':
+        return 'a duplicate of a delivery already handled: acknowledged (204), no handler run';
+      case 'in_progress':
+        return 'already being handled: answered 409, no handler run (the sender retries)';
+      case 'unavailable':
+        return 'the id store is unavailable: answered 503, no handler run (the sender retries)';
+      case 'failed':
+        return `${delivery}; a handler failed: answered 500 (the sender retries)`;
+      default: {
+        const typed = event.recognised ? (this.#handlers.get(event.type)?.length ?? 0) : 0;
+        return typed + this.#anyHandlers.length === 0
+          ? 'acknowledged (204); no handler is registered for it'
+          : `acknowledged (204) and ${delivery}`;
+      }
+    }
+  }
+
+  /** Claims the delivery's id and runs its handlers: the answer, once the event is verified. */
+  async #deliver(event: WebhookEvent, span: SdkSpan | undefined): Promise<WebhookReceipt> {
     const id = event.webhookId;
     if (this.#store) {
       try {

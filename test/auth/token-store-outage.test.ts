@@ -75,7 +75,7 @@ describe('a shared token store that fails', () => {
     await expect(info()).resolves.toBeDefined();
     expect(grants(harness)).toEqual([['jwt', 201]]);
     expect(lines(harness, 'warn')).toEqual([
-      'warn Token store unavailable; using a token chain of this process until it answers {"error":"StoreDown"}',
+      'warn Token store unavailable; using a token chain of this process until it answers {"error":"StoreDown","message":"connection refused"}',
     ]);
 
     // Not asked again before 15 s have passed...
@@ -94,6 +94,20 @@ describe('a shared token store that fails', () => {
     clock.advance(PROBE_MS - 1);
     await info();
     expect(store.calls).toBe(asked + 1);
+  });
+
+  it('the warning quotes the cause redacted: a token in its message is not logged', async () => {
+    const store = new FlakyStore();
+    store.down = true;
+    const token = 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJjbGllbnQifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
+    store.read = () => {
+      throw new StoreDown(`cannot store ${token}`);
+    };
+    harness = await startHarness({ store });
+    await harness.info();
+    expect(lines(harness, 'warn')).toEqual([
+      'warn Token store unavailable; using a token chain of this process until it answers {"error":"StoreDown","message":"cannot store [REDACTED]"}',
+    ]);
   });
 
   it("once it answers, it is handed this process's pair, no exchange: its refresh token renews the shared chain next", async () => {

@@ -90,7 +90,11 @@ describeWithRedis('token store faults: nothing lost, nothing doubled', () => {
     const line = cluster.instances[0]?.logger.lines.find((entry) =>
       entry.message.startsWith('Token store unavailable'),
     );
-    expect(line?.fields).toEqual({ error: 'RedisStoreError' });
+    expect(line?.fields).toEqual({
+      error: 'RedisStoreError',
+      code: 'redis_timeout',
+      message: expect.stringMatching(/^Redis [\w ]+: no answer within 100 ms$/),
+    });
 
     proxy.setDelay(0);
     // Replies already held back still arrive late (the proxy keeps their order), so each instance returns

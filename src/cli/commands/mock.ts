@@ -13,6 +13,7 @@ import {
   adminApiHelp,
   approvalLine,
   CONSOLE_HELP,
+  inForceLines,
   startMockConsole,
 } from '../mock-console.js';
 import { mockPartnerOptions, registerMockPartner } from '../mock-partner.js';
@@ -200,7 +201,7 @@ export const mock: Command = {
                 `Events are delivered to ${webhookUrl}, signed ${fake.webhooks.scheme.name}${webhookSecret === undefined ? '' : ' with the secret you gave'}.`,
               ]),
           ...(flag(values, 'auto-approve') ? ['SPV requests are approved as soon as they are created.'] : []),
-          ...faults.map((fault) => `Fault injected: ${fault}`),
+          ...inForceLines(fakeLimits, faults),
           '',
           lines('export ', shown),
           '',

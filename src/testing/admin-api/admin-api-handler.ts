@@ -2,6 +2,7 @@ import { type HttpHandler, http } from 'msw/http';
 import { BodyTooLargeError, readBody, streamChunks } from '../../webhooks/read-body.js';
 import type { FakeAdmin } from '../admin.js';
 import type { FaultInjector } from '../fault-injector.js';
+import type { RecordedRequest } from '../request-log.js';
 import { FakeAdminError } from '../state/spv-request-lifecycle.js';
 import { type AdminApiSettings, MAX_ADMIN_BODY_BYTES, refusal } from './admin-api-gate.js';
 import { type AdminRequest, adminRoutes } from './admin-api-routes.js';
@@ -60,6 +61,7 @@ function failure(error: unknown): Response {
 async function answer(
   admin: FakeAdmin,
   faults: FaultInjector,
+  requests: () => readonly RecordedRequest[],
   request: Request,
   settings: AdminApiSettings,
   rest: string,
@@ -91,6 +93,7 @@ async function answer(
   const input: AdminRequest = {
     admin,
     faults,
+    requests: requests(),
     url,
     headers: request.headers,
     params: found.params,
@@ -115,6 +118,7 @@ export function createAdminApiHandler(
   settings: AdminApiSettings,
   servesOrigin: (origin: string) => boolean,
   faults: FaultInjector,
+  requests: () => readonly RecordedRequest[],
 ): HttpHandler {
   const { prefix } = settings;
   const restOf = (request: Request): string | undefined => {
@@ -125,6 +129,6 @@ export function createAdminApiHandler(
   };
   return http.all(
     ({ request }) => restOf(request) !== undefined,
-    ({ request }) => answer(admin, faults, request, settings, restOf(request) ?? ''),
+    ({ request }) => answer(admin, faults, requests, request, settings, restOf(request) ?? ''),
   );
 }

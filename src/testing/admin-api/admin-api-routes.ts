@@ -4,6 +4,8 @@ import type { WebhookSchemeInput } from '../../webhooks/scheme/webhook-scheme.js
 import type { FakeAdmin } from '../admin.js';
 import type { FaultInjector } from '../fault-injector.js';
 import { faultJson, parseFault } from '../fault-text.js';
+import type { RecordedRequest } from '../request-log.js';
+import { requestReport } from '../request-log.js';
 import { compilePath } from '../route-matcher.js';
 import { FakeAdminError } from '../state/spv-request-lifecycle.js';
 import { AdminInputError, parseListFilter } from './list-filter.js';
@@ -13,6 +15,8 @@ export interface AdminRequest {
   readonly admin: FakeAdmin;
   /** The fake's fault injector (`fake.faults`). */
   readonly faults: FaultInjector;
+  /** Every request the fake answered (`fake.requests`). */
+  readonly requests: readonly RecordedRequest[];
   readonly url: URL;
   /** The request's headers (`Host` says which name the caller used). */
   readonly headers: Headers;
@@ -64,6 +68,14 @@ function hostName(host: string | null): string | undefined {
 }
 
 const ok = (body: unknown, status = 200) => ({ status, body });
+
+/** `?limit=` of `GET /requests`: 0 to 1000, 100 when absent. */
+function requestLimit(text: string | null): number {
+  if (text === null) return 100;
+  const limit = Number(text);
+  if (!/^\d+$/.test(text) || limit > 1000) throw new AdminInputError('limit: a whole number from 0 to 1000');
+  return limit;
+}
 const pendingFaults = (faults: FaultInjector) => ({
   faults: faults.pending().map(({ spec, ...fault }) => ({
     ...fault,
@@ -187,6 +199,12 @@ export const adminRoutes: AdminRoute[] = [
       }
       return ok(pendingFaults(faults));
     },
+  ),
+  route(
+    'GET',
+    '/requests',
+    'What the fake answered: counts by status and by route and status, and the newest requests (?limit=, default 100; 0 for counts only)',
+    async ({ requests, url }) => ok(requestReport(requests, requestLimit(url.searchParams.get('limit')))),
   ),
   route('GET', '/settings', 'The admin settings', async ({ admin }) => ok(settings(admin))),
   route('PUT', '/settings', 'Change settings: {"autoApproveSpvRequests": true}', async ({ admin, body }) => {
