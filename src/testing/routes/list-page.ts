@@ -32,28 +32,32 @@ export const pageOf = (item: z.ZodType) =>
     limit: z.int().positive(),
   });
 
+/**
+ * How the page is documented: from the entry's wire shape (a route-local schema, documented as
+ * `<operationId>200`), or, for a route whose docs name wire components (`GET /v1/spv-requests`), by them.
+ */
+type PageDoc =
+  | { item: z.ZodType; documented?: never }
+  | { item?: never; documented: { query: z.ZodObject; page: z.ZodType } };
+
 /** What a paginated `GET` declares; {@link listPageRoute} adds paging, order, the page body and the docs. */
-export interface ListPage<Query extends z.ZodRawShape, Row> {
+export type ListPage<Query extends z.ZodRawShape, Row> = PageDoc & {
   path: string;
   operationId: string;
   /** The list in words; the profile's order is appended (`…, newest first`). */
   summary: string;
   tag: string;
-  /** The wire shape of one entry (a route-local schema, documented as `<operationId>200`). */
-  item: z.ZodType;
   /** Filters beyond `perPage`/`page`, as strings are parsed (`z.enum([...]).optional()`). */
   filters?: Query;
   /** Error statuses besides 401/403/422 (`404` when the path names a resource). */
   errors?: number[];
-  /** Overrides for a route whose docs name wire components (`GET /v1/spv-requests`). */
-  documented?: { query?: z.ZodObject; page?: z.ZodType };
   /** The matching rows, oldest first (may throw `HttpProblem`, such as a 404 for the path's resource). */
   rows(ctx: RouteContext, filters: z.output<z.ZodObject<Query>>): Row[];
   /** One row as the default profile's wire JSON; the profile presents it next. */
   entry(row: Row): Record<string, unknown>;
   /** The profile's presenter for one entry (the identity when omitted). */
   present?: (entry: Record<string, unknown>) => unknown;
-}
+};
 
 /**
  * A paginated `GET` route: parses `perPage`/`page` and the filters (422 naming each bad one), orders the
@@ -75,7 +79,7 @@ export function listPageRoute<Query extends z.ZodRawShape, Row>(
       tag: list.tag,
       query: list.documented?.query ?? z.object({ ...PAGING_DOC, ...list.filters }),
       responses: {
-        ...ok(200, 'One page', list.documented?.page ?? pageOf(list.item)),
+        ...ok(200, 'One page', list.documented === undefined ? pageOf(list.item) : list.documented.page),
         ...errorResponses(schemas, 401, 403, ...(list.errors ?? []), 422),
       },
     },

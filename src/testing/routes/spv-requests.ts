@@ -29,15 +29,14 @@ export const spvRequestRoutes = (profile: FakeProfile): Route[] => {
       operationId: 'listSpvRequests',
       summary: "The caller's SPV requests",
       tag: 'SPV requests',
-      item: schemas.SpvRequest,
       filters: { status: z.enum(SPV_REQUEST_STATUSES).optional() },
       documented: { query: schemas.SpvRequestListParams, page: schemas.SpvRequestPage },
-      rows: (ctx, { status }) =>
-        [...ctx.services.state.spvRequests.values()]
-          .filter(
-            (r) => r.clientId === clientOf(ctx).clientId && (status === undefined || r.status === status),
-          )
-          .sort((a, b) => a.seq - b.seq),
+      rows: (ctx, { status }) => {
+        const clientId = clientOf(ctx).clientId;
+        return [...ctx.services.state.spvRequests.values()]
+          .filter((r) => r.clientId === clientId && (status === undefined || r.status === status))
+          .sort((a, b) => a.seq - b.seq);
+      },
       entry: spvRequestResource,
       present: present.spvRequestListItem,
     }),
