@@ -1,6 +1,6 @@
 import { ConflictError } from '../core/errors/errors.js';
 import { APIPromise } from '../core/request/api-promise.js';
-import { PagePromise } from '../core/request/page-promise.js';
+import type { PagePromise } from '../core/request/page-promise.js';
 import type { IdempotentRequestOptions, RequestOptions } from '../core/request/request-options.js';
 import type { Requester } from '../core/request/requester.js';
 import type { ContractSamplePayload } from '../schemas/contracts.js';
@@ -11,10 +11,8 @@ import type {
   SpvRequestListParams,
   SpvRequestPage,
 } from '../schemas/spv-requests.js';
+import { listPages } from './list-pages.js';
 import { OPERATIONS } from './operations.js';
-
-const DEFAULT_PER_PAGE = 10;
-const LIST = OPERATIONS['spvRequests.list'];
 
 /**
  * Requests to create an SPV (`client.spvRequests`): submit, list, read and cancel. An administrator reviews
@@ -60,21 +58,7 @@ export class SpvRequests {
     params: SpvRequestListParams = {},
     options?: RequestOptions,
   ): PagePromise<SpvRequestPage, SpvRequestListItem> {
-    // Bad parameters are sent to the call unchanged, which names each of them; good ones give the page size.
-    const valid = LIST.query.safeParse(params).data;
-    const perPage = valid?.perPage ?? DEFAULT_PER_PAGE;
-    return new PagePromise({
-      fetchPage: (page) =>
-        this.#requester.call(LIST, { query: valid ? { ...valid, perPage, page } : params }, options),
-      items: (page) => page.documents,
-      total: (page) => page.count,
-      limit: (page) => page.limit,
-      perPage,
-      startPage: valid?.page ?? 1,
-      signal: options?.signal,
-      method: LIST.method,
-      path: LIST.route,
-    });
+    return listPages(this.#requester, OPERATIONS['spvRequests.list'], { query: params }, options);
   }
 
   /** `GET /v1/spv-requests/{slug}` — one of your SPV requests (`NotFoundError` for anyone else's). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { openEnum } from './open-enum.js';
+import { pageOf } from './page.js';
 import { allNullish, JsonObject, nullish, Timestamp } from './primitives.js';
 
 /** The four SPV request states of the spec; `approved`, `rejected` and `cancelled` are terminal. */
@@ -89,12 +90,7 @@ export interface SpvRequestCreate {
 }
 
 /** One page of `GET /v1/spv-requests`: `count` is the total across pages, `skip`/`limit` locate this page. */
-export const SpvRequestPage = z.looseObject({
-  documents: z.array(SpvRequestListItem),
-  count: z.int(),
-  skip: z.int(),
-  limit: z.int(),
-});
+export const SpvRequestPage = pageOf(SpvRequestListItem);
 export type SpvRequestPage = z.infer<typeof SpvRequestPage>;
 
 /** Query of `GET /v1/spv-requests` (bounds and values as the spec states them). */

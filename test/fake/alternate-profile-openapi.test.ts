@@ -12,6 +12,29 @@ beforeEach(async () => {
 });
 afterEach(() => both.close());
 
+/** Every operation of the spec's endpoint tables, as the fake must serve it in each profile. */
+const SPEC_OPERATIONS = [
+  'GET /',
+  'GET /public/hc',
+  'GET /openapi.json',
+  'GET /docs',
+  'POST /v1/oauth2/tokens',
+  'GET /v1/oauth2/info',
+  'GET /v1/contracts',
+  ...['templates', 'catalogs', 'primitives', 'samples'].flatMap((k) => [
+    `GET /v1/contracts/${k}/{version}`,
+    `GET /v1/contracts/${k}/{version}/{${k.slice(0, -1)}_name}`,
+  ]),
+  'GET /v1/spv-requests',
+  'POST /v1/spv-requests',
+  'GET /v1/spv-requests/{slug}',
+  'DELETE /v1/spv-requests/{slug}',
+  'POST /v1/investors',
+  'POST /v1/spvs/{spv_slug}/subscriptions',
+  'POST /v1/spvs/{spv_slug}/subscription/{person_id}/forms',
+  'POST /v1/spvs/{spv_slug}/subscription/{person_id}/fundings',
+].sort();
+
 type Served = { method: string; path: string; status: number; body: unknown };
 
 /** One request to every operation, successes and the errors a partner meets, recorded by route template. */
@@ -148,6 +171,8 @@ describe('/openapi.json describes what each profile serves', () => {
         Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
       );
       expect(documented.filter((op) => !reached.has(op)).sort()).toEqual(['GET /docs', 'GET /openapi.json']);
+      // The documented operations are exactly the spec's.
+      expect(documented.sort()).toEqual(SPEC_OPERATIONS);
     });
   }
 

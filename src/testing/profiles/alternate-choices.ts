@@ -60,7 +60,7 @@ export const ALTERNATE_PROFILE_CHOICES: readonly ProfileChoice[] = [
   ),
   choice(
     'spv-request-list-count',
-    'What count of GET /v1/spv-requests counts (the spec: count | integer, no note)',
+    'What count of a list page counts, GET /v1/spv-requests and every other list (the spec: count | integer, no note)',
     ['listSpvRequests'],
     false,
     'every matching request (the list total)',
@@ -68,7 +68,7 @@ export const ALTERNATE_PROFILE_CHOICES: readonly ProfileChoice[] = [
   ),
   choice(
     'spv-request-list-order',
-    'Order of GET /v1/spv-requests',
+    'Order of GET /v1/spv-requests and every other list',
     ['listSpvRequests'],
     false,
     'newest first',

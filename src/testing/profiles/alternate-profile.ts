@@ -5,6 +5,7 @@ import { contractDocument, contractVersions } from './alternate-contracts.js';
 import { alternateInvestorRow } from './alternate-investor-row.js';
 import {
   investorResult,
+  offsetTimestamp,
   partnerCode,
   spvRequest,
   spvRequestSummary,
@@ -57,7 +58,8 @@ const present: ProfilePresenter = {
   contractList: (kind, _version, docs) =>
     kind === 'templates' ? Object.fromEntries(docs.map((doc) => [String(doc['templateId']), doc])) : docs,
   // `count` counts the page, not the list.
-  spvRequestPage: (page) => ({ ...page, count: page.documents.length }),
+  listPage: (page) => ({ ...page, count: page.documents.length }),
+  timestamp: offsetTimestamp,
   spvRequest,
   spvRequestListItem: spvRequestSummary,
   investorResult,

@@ -40,8 +40,10 @@ export interface ProfilePresenter {
   contractList(kind: ContractDocumentKind, version: string, docs: Array<Record<string, unknown>>): unknown;
   spvRequest(body: Record<string, unknown>): unknown;
   spvRequestListItem(body: Record<string, unknown>): unknown;
-  /** A page of `GET /v1/spv-requests` (`documents` already presented, `count` the list's total). */
-  spvRequestPage(page: { documents: unknown[]; count: number; skip: number; limit: number }): unknown;
+  /** A page of any list route (`documents` already presented, `count` the list's total). */
+  listPage(page: { documents: unknown[]; count: number; skip: number; limit: number }): unknown;
+  /** An ISO 8601 UTC timestamp (`2026-11-23T18:00:00.123Z`) as this profile writes timestamps. */
+  timestamp(iso: string): unknown;
   investorResult(body: Record<string, unknown>): unknown;
   subscriptionResult(body: Record<string, unknown>): unknown;
   signedFormResult(body: Record<string, unknown>): unknown;
@@ -116,6 +118,8 @@ export interface ProfileSchemas {
   TokenResponse: z.ZodType;
   TokenInfo: z.ZodType;
   ContractVersionList: z.ZodType;
+  /** The profile's timestamp, for entries a route declares itself. */
+  Timestamp: z.ZodType;
   contractDocuments: Record<ContractDocumentKind, { one: z.ZodType; list: z.ZodType }>;
   SpvRequest: z.ZodType;
   SpvRequestPage: z.ZodType;
@@ -148,6 +152,7 @@ export function profileSchemas(wire: WireModule): ProfileSchemas {
     TokenResponse: wire.TokenResponse,
     TokenInfo: wire.TokenInfo,
     ContractVersionList: wire.ContractVersionList,
+    Timestamp: wire.Timestamp,
     contractDocuments: {
       templates: { one: wire.ContractTemplate, list: wire.ContractTemplateList },
       catalogs: { one: wire.ContractCatalog, list: wire.ContractCatalogList },

@@ -10,21 +10,7 @@ import { spvRequestResource } from '../state/resources.js';
 import { cancelSpvRequest } from '../state/spv-request-lifecycle.js';
 import { SPV_REQUEST_STATUSES } from '../wire/spv-requests.js';
 import { toAttributeProblems, toValidationProblems } from '../zod-issues.js';
-
-const intParam = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'Input should be a valid integer')
-    .transform(Number)
-    .pipe(z.int().min(min).max(max))
-    .optional()
-    .transform((value) => value ?? fallback);
-
-const ListQuery = z.object({
-  perPage: intParam(1, 100, 10),
-  page: intParam(1, Number.MAX_SAFE_INTEGER, 1),
-  status: z.enum(SPV_REQUEST_STATUSES).optional(),
-});
+import { listPageRoute } from './list-page.js';
 
 type CreateInput = z.infer<FakeProfile['accept']['spvRequestCreate']>;
 
@@ -35,149 +21,130 @@ function owned(ctx: RouteContext) {
 }
 
 /** List, create, get and cancel SPV requests. */
-export const spvRequestRoutes = ({ schemas, present, accept, routes }: FakeProfile): Route[] => [
-  defineRoute({
-    method: 'GET',
-    path: '/v1/spv-requests',
-    auth: 'bearer',
-    partner: true,
-    doc: {
+export const spvRequestRoutes = (profile: FakeProfile): Route[] => {
+  const { schemas, present, accept } = profile;
+  return [
+    listPageRoute(profile, {
+      path: '/v1/spv-requests',
       operationId: 'listSpvRequests',
-      summary: `The caller's SPV requests, ${routes.listOrder.replace('-first', ' first')}`,
+      summary: "The caller's SPV requests",
       tag: 'SPV requests',
-      query: schemas.SpvRequestListParams,
-      responses: {
-        ...ok(200, 'One page', schemas.SpvRequestPage),
-        ...errorResponses(schemas, 401, 403, 422),
+      filters: { status: z.enum(SPV_REQUEST_STATUSES).optional() },
+      documented: { query: schemas.SpvRequestListParams, page: schemas.SpvRequestPage },
+      rows: (ctx, { status }) => {
+        const clientId = clientOf(ctx).clientId;
+        return [...ctx.services.state.spvRequests.values()]
+          .filter((r) => r.clientId === clientId && (status === undefined || r.status === status))
+          .sort((a, b) => a.seq - b.seq);
       },
-    },
-    run: (ctx) => {
-      const raw = Object.fromEntries(ctx.url.searchParams);
-      const query = ListQuery.safeParse(raw);
-      if (!query.success) throw unprocessable(toValidationProblems(query.error, raw, ['query']));
-      const { perPage, page, status } = query.data;
-      const clientId = clientOf(ctx).clientId;
-      const matching = [...ctx.services.state.spvRequests.values()]
-        .filter((r) => r.clientId === clientId && (status === undefined || r.status === status))
-        .sort((a, b) => (routes.listOrder === 'newest-first' ? b.seq - a.seq : a.seq - b.seq));
-      const skip = (page - 1) * perPage;
-      return json(
-        200,
-        present.spvRequestPage({
-          documents: matching
-            .slice(skip, skip + perPage)
-            .map((record) => present.spvRequestListItem(spvRequestResource(record))),
-          count: matching.length,
-          skip,
-          limit: perPage,
-        }),
-      );
-    },
-  }),
-  defineRoute<CreateInput>({
-    method: 'POST',
-    path: '/v1/spv-requests',
-    auth: 'bearer',
-    partner: true,
-    idempotency: 'required',
-    doc: {
-      operationId: 'createSpvRequest',
-      summary: 'Submit an SPV request, validated against its contract template',
-      tag: 'SPV requests',
-      body: { contentType: 'application/json', schema: schemas.SpvRequestCreate },
-      responses: {
-        ...ok(201, 'Created (pending-review)', schemas.SpvRequest),
-        ...errorResponses(schemas, 400, 401, 403, 404, 409, 422),
+      entry: spvRequestResource,
+      present: present.spvRequestListItem,
+    }),
+    defineRoute<CreateInput>({
+      method: 'POST',
+      path: '/v1/spv-requests',
+      auth: 'bearer',
+      partner: true,
+      idempotency: 'required',
+      doc: {
+        operationId: 'createSpvRequest',
+        summary: 'Submit an SPV request, validated against its contract template',
+        tag: 'SPV requests',
+        body: { contentType: 'application/json', schema: schemas.SpvRequestCreate },
+        responses: {
+          ...ok(201, 'Created (pending-review)', schemas.SpvRequest),
+          ...errorResponses(schemas, 400, 401, 403, 404, 409, 422),
+        },
       },
-    },
-    parse: async (ctx) => {
-      const body = await readJson(ctx.request, ctx.services.settings.maxJsonBodyBytes);
-      const parsed = accept.spvRequestCreate.safeParse(body);
-      if (!parsed.success) throw unprocessable(toValidationProblems(parsed.error, body, ['body']));
-      return parsed.data;
-    },
-    run: (ctx, input) => {
-      const client = clientOf(ctx);
-      const found = findTemplate(input.templateId, input.templateVersion);
-      if (found === undefined) {
-        const where =
-          input.templateVersion === undefined ? 'any contract version' : `version ${input.templateVersion}`;
-        throw new HttpProblem(
-          404,
-          'template_not_found',
-          `Template "${input.templateId}" not found in ${where}`,
-        );
-      }
-      const checked = found.template.schema.safeParse(input.attributes);
-      if (!checked.success) {
-        throw new HttpProblem(
-          400,
-          'contract_validation_failed',
-          `Attributes do not match ${input.templateId}@${found.version}`,
-          {
-            validationErrors: toAttributeProblems(checked.error, input.attributes),
-          },
-        );
-      }
-      const now = ctx.services.now();
-      const record = {
-        seq: ctx.services.state.nextSeq(),
-        slug: randomId('spvr'),
-        clientId: client.clientId,
-        tenantSlug: client.tenantSlug,
-        status: 'pending-review' as const,
-        templateId: input.templateId,
-        templateVersion: found.version,
-        attributes: structuredClone(input.attributes),
-        createdAt: now,
-        updatedAt: now,
-      };
-      ctx.services.state.spvRequests.set(record.slug, record);
-      const resource = spvRequestResource(record);
-      ctx.services.emit('spv_request.created', client.clientId, resource);
-      return json(201, present.spvRequest(resource));
-    },
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/v1/spv-requests/{slug}',
-    auth: 'bearer',
-    partner: true,
-    doc: {
-      operationId: 'getSpvRequest',
-      summary: 'One SPV request of the caller',
-      tag: 'SPV requests',
-      responses: {
-        ...ok(200, 'SPV request', schemas.SpvRequest),
-        ...errorResponses(schemas, 401, 403, 404, 422),
+      parse: async (ctx) => {
+        const body = await readJson(ctx.request, ctx.services.settings.maxJsonBodyBytes);
+        const parsed = accept.spvRequestCreate.safeParse(body);
+        if (!parsed.success) throw unprocessable(toValidationProblems(parsed.error, body, ['body']));
+        return parsed.data;
       },
-    },
-    run: (ctx) => json(200, present.spvRequest(spvRequestResource(owned(ctx)))),
-  }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/v1/spv-requests/{slug}',
-    auth: 'bearer',
-    partner: true,
-    doc: {
-      operationId: 'cancelSpvRequest',
-      summary: 'Cancel a pending SPV request',
-      tag: 'SPV requests',
-      responses: {
-        ...ok(200, 'Cancelled SPV request', schemas.SpvRequest),
-        ...errorResponses(schemas, 401, 403, 404, 409, 422),
+      run: (ctx, input) => {
+        const client = clientOf(ctx);
+        const found = findTemplate(input.templateId, input.templateVersion);
+        if (found === undefined) {
+          const where =
+            input.templateVersion === undefined ? 'any contract version' : `version ${input.templateVersion}`;
+          throw new HttpProblem(
+            404,
+            'template_not_found',
+            `Template "${input.templateId}" not found in ${where}`,
+          );
+        }
+        const checked = found.template.schema.safeParse(input.attributes);
+        if (!checked.success) {
+          throw new HttpProblem(
+            400,
+            'contract_validation_failed',
+            `Attributes do not match ${input.templateId}@${found.version}`,
+            {
+              validationErrors: toAttributeProblems(checked.error, input.attributes),
+            },
+          );
+        }
+        const now = ctx.services.now();
+        const record = {
+          seq: ctx.services.state.nextSeq(),
+          slug: randomId('spvr'),
+          clientId: client.clientId,
+          tenantSlug: client.tenantSlug,
+          status: 'pending-review' as const,
+          templateId: input.templateId,
+          templateVersion: found.version,
+          attributes: structuredClone(input.attributes),
+          createdAt: now,
+          updatedAt: now,
+        };
+        ctx.services.state.spvRequests.set(record.slug, record);
+        const resource = spvRequestResource(record);
+        ctx.services.emit('spv_request.created', client.clientId, resource);
+        return json(201, present.spvRequest(resource));
       },
-    },
-    run: (ctx) => {
-      const record = owned(ctx);
-      if (record.status !== 'pending-review') {
-        throw new HttpProblem(
-          409,
-          'spv_request_terminal',
-          `The SPV request is ${record.status} and can no longer be cancelled`,
-        );
-      }
-      return json(200, present.spvRequest(spvRequestResource(cancelSpvRequest(ctx.services, record.slug))));
-    },
-  }),
-];
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/spv-requests/{slug}',
+      auth: 'bearer',
+      partner: true,
+      doc: {
+        operationId: 'getSpvRequest',
+        summary: 'One SPV request of the caller',
+        tag: 'SPV requests',
+        responses: {
+          ...ok(200, 'SPV request', schemas.SpvRequest),
+          ...errorResponses(schemas, 401, 403, 404, 422),
+        },
+      },
+      run: (ctx) => json(200, present.spvRequest(spvRequestResource(owned(ctx)))),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/v1/spv-requests/{slug}',
+      auth: 'bearer',
+      partner: true,
+      doc: {
+        operationId: 'cancelSpvRequest',
+        summary: 'Cancel a pending SPV request',
+        tag: 'SPV requests',
+        responses: {
+          ...ok(200, 'Cancelled SPV request', schemas.SpvRequest),
+          ...errorResponses(schemas, 401, 403, 404, 409, 422),
+        },
+      },
+      run: (ctx) => {
+        const record = owned(ctx);
+        if (record.status !== 'pending-review') {
+          throw new HttpProblem(
+            409,
+            'spv_request_terminal',
+            `The SPV request is ${record.status} and can no longer be cancelled`,
+          );
+        }
+        return json(200, present.spvRequest(spvRequestResource(cancelSpvRequest(ctx.services, record.slug))));
+      },
+    }),
+  ];
+};
