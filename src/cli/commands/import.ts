@@ -35,7 +35,17 @@ const sharedOptions: Record<string, OptionSpec> = {
   delimiter: {
     type: 'string',
     valueName: '<char>',
-    description: "Field delimiter (default: ';' or ',', detected from the header line)",
+    description: "Field delimiter (default: ',', ';' or tab, detected from the header line)",
+  },
+  encoding: {
+    type: 'string',
+    valueName: '<name>',
+    description: 'Text encoding without a BOM: utf-8 (default) or windows-1252 (Excel\'s "CSV" on Windows)',
+  },
+  sheet: {
+    type: 'string',
+    valueName: '<name>',
+    description: 'The sheet of an .xlsx workbook to read (default: the first)',
   },
   'chunk-size': {
     type: 'string',

@@ -1,6 +1,6 @@
 import { type ColumnMap, mapColumns, rowObject, trimmedCells } from './columns.js';
 import type { ImportKind, RowOutcome } from './import-kind.js';
-import { readCsv } from './read-csv.js';
+import { type ReadOptions, readRecords } from './read-records.js';
 import {
   type ConvertContext,
   convertValue,
@@ -32,7 +32,7 @@ export interface CheckedRow {
 }
 
 /** Where the rows come from and how their columns are read. */
-export interface RowSource {
+export interface RowSource extends ReadOptions {
   kind: ImportKind;
   file: string;
   delimiter: string | undefined;
@@ -61,7 +61,7 @@ const BATCH_ROWS = 64;
 export async function* checkedRows(source: RowSource): AsyncGenerator<CheckedRow[]> {
   let columns: ColumnMap | undefined;
   let context: ConvertContext | undefined;
-  for await (const records of readCsv(source.file, source.delimiter)) {
+  for await (const records of readRecords(source.file, source)) {
     let rows: CheckedRow[] = [];
     for (const record of records) {
       if (rows.length === BATCH_ROWS) {

@@ -77,7 +77,7 @@ export function mapColumns(header: readonly string[], kind: ImportKind, maps: re
       const guess = near.length > 0 ? `closest: ${near.join(', ')}; ` : '';
       return `column '${name}' matches no ${kind.name} field (${guess}read it with --map '${name}=<field>' or skip it with --map '${name}=')`;
     });
-    throw new ImportInputError(`${lines.join('; ')}; fields: ${known.join(', ')}`);
+    throw new ImportInputError(`${lines.join('; ')}; fields: ${known.join(', ')}${oneColumnHint(names)}`);
   }
   const columnOfField = new Map<string, string>();
   fields.forEach((field, index) => {
@@ -111,6 +111,21 @@ export function mapColumns(header: readonly string[], kind: ImportKind, maps: re
     columnOf: (field) => columnOfField.get(field) ?? field,
     has: (field) => columnOfField.has(field),
   };
+}
+
+/**
+ * A header read as one column was most likely split by a character other than `,`, `;` or TAB: the hint
+ * names `--delimiter` with the likeliest one (the commonest punctuation in the header).
+ */
+function oneColumnHint(names: readonly string[]): string {
+  if (names.length !== 1) return '';
+  const counts = new Map<string, number>();
+  for (const char of names[0] ?? '') {
+    if (/[\p{L}\p{N}\s_.()'-]/u.test(char)) continue;
+    counts.set(char, (counts.get(char) ?? 0) + 1);
+  }
+  const [likeliest] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? ['<char>'];
+  return `. The file reads as one column: if another character splits its values, name it with --delimiter '${likeliest}'`;
 }
 
 /** The mapping as `--check` prints it: one `  'E-mail' → email` line per column. */

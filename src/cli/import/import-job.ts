@@ -48,6 +48,8 @@ export async function runImportJob(job: ImportJob, io: ImportIo): Promise<number
         kind,
         file: job.file,
         delimiter: job.delimiter,
+        encoding: job.encoding,
+        sheet: job.sheet,
         maps: job.maps,
         formats: { dateFormat: job.dateFormat, decimalComma: job.decimalComma },
         shareClasses: target.shareClasses,

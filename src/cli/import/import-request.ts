@@ -3,6 +3,7 @@ import type { CliIo } from '../command.js';
 import type { readCredentials } from '../credentials.js';
 import type { RowSource } from './checked-rows.js';
 import type { ImportKindName } from './import-kind.js';
+import type { TextEncoding } from './text-encoding.js';
 import type { DateFormat } from './value-formats.js';
 
 /** Everything `partner-equity import <kind>` was asked to do, checked. */
@@ -21,6 +22,8 @@ export interface ImportJob {
   kindName: ImportKindName;
   file: string;
   delimiter: string | undefined;
+  encoding: TextEncoding | undefined;
+  sheet: string | undefined;
   maps: string[];
   dateFormat: DateFormat;
   decimalComma: boolean;

@@ -10,6 +10,7 @@ import type { ImportJob } from './import-request.js';
 import { runInThread } from './import-thread.js';
 import { delimiterOption } from './read-csv.js';
 import { isSpvRequestSlug } from './spv-target.js';
+import { encodingOption } from './text-encoding.js';
 import { dateFormatOption } from './value-formats.js';
 
 /**
@@ -42,6 +43,8 @@ export async function runImport(kindName: ImportKindName, values: OptionValues, 
     kindName,
     file: stringValue(values, 'file') ?? '',
     delimiter,
+    encoding: encodingOption(stringValue(values, 'encoding')),
+    sheet: stringValue(values, 'sheet'),
     maps: stringList(values, 'map'),
     dateFormat,
     decimalComma: flag(values, 'decimal-comma'),
