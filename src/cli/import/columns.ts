@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UsageError } from '../usage-error.js';
-import { COMMON_HEADER_NAMES, closestFields, headerKey } from './header-names.js';
+import { closestFields, headerKey, headerKeys } from './header-names.js';
 import { ImportInputError } from './import-exit.js';
 import type { ImportKind } from './import-kind.js';
 
@@ -33,8 +33,8 @@ export function fieldPaths(schema: z.ZodObject, prefix = '', parentRequired = tr
 }
 
 /**
- * Matches the header to fields: `--map column=field` first, then field names and the common English names
- * of {@link COMMON_HEADER_NAMES}, both compared by {@link headerKey} (case, spaces and punctuation ignored).
+ * Matches the header to fields: `--map column=field` first, then field names and the column names people
+ * use in six languages (`HEADER_NAMES`), both compared by {@link headerKey} (case, spaces and punctuation ignored).
  * A column matching nothing, a field read from two columns or a required field with no column is an
  * {@link ImportInputError} naming the closest fields (nothing is sent); a `--map` naming an unknown field a
  * usage error.
@@ -43,9 +43,7 @@ export function mapColumns(header: readonly string[], kind: ImportKind, maps: re
   const paths = fieldPaths(kind.schema);
   const known = [...paths.keys(), ...kind.extraFields];
   const byKey = new Map<string, string>();
-  for (const [name, field] of Object.entries(COMMON_HEADER_NAMES[kind.name])) {
-    if (known.includes(field)) byKey.set(name, field);
-  }
+  for (const [name, field] of headerKeys()) if (known.includes(field)) byKey.set(name, field);
   for (const [alias, field] of Object.entries(kind.aliases)) byKey.set(headerKey(alias), field);
   for (const field of known) byKey.set(headerKey(field), field);
   const names = header.map((name) => name.trim());
