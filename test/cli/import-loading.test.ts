@@ -18,6 +18,7 @@ const importParts = (modules: string[]) =>
     (path) =>
       path.includes('node_modules/csv-parse/') ||
       path.includes('node_modules/read-excel-file/') ||
+      path.includes('node_modules/i18n-iso-countries/') ||
       path.startsWith('src/cli/import/'),
   );
 const workbookReader = (modules: string[]) =>

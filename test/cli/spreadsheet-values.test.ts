@@ -119,7 +119,7 @@ describe('values as people write them, said out loud', () => {
     );
     expect(rows.slice(0, 3).map((row) => row.input?.['countryOfResidence'])).toEqual(['GB', 'US', 'DE']);
     expect(reasons(rows)[3]).toEqual([
-      'Country: "Narnia" is not a country name or code; write its English name (Germany) or its two-letter ISO code (DE)',
+      'Country: country "Narnia" not recognised (names in English, French, German, Spanish, Italian or Dutch, or ISO codes); write its two-letter ISO code (DE)',
     ]);
   });
 

@@ -1,5 +1,8 @@
 import { UsageError } from '../usage-error.js';
+import type { CountryLookup } from './country-names.js';
 import { headerKey } from './header-names.js';
+
+export { type CountryLookup, loadCountryLookup } from './country-names.js';
 
 /** The date layouts `--date-format` takes; `YYYY-MM-DD` (the API's own) converts nothing. */
 export const DATE_FORMATS = ['YYYY-MM-DD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY'] as const;
@@ -37,9 +40,6 @@ export interface ConvertContext extends ValueFormats {
   shareClasses?: readonly ShareClass[] | undefined;
 }
 
-/** Country name (any case) or code → ISO 3166-1 alpha-2, or `undefined`; from i18n-iso-countries. */
-export type CountryLookup = (name: string) => string | undefined;
-
 /** `--date-format`'s value, checked. */
 export function dateFormatOption(value: string | undefined): DateFormat {
   if (value === undefined) return 'YYYY-MM-DD';
@@ -48,23 +48,6 @@ export function dateFormatOption(value: string | undefined): DateFormat {
     throw new UsageError(`--date-format '${value}': expected one of ${DATE_FORMATS.join(', ')}`);
   }
   return format;
-}
-
-/**
- * Loads the country names only when a file has a country column. The package's main entry registers every
- * language it ships (tens of milliseconds, once); importing its English JSON alone needs an import
- * attribute that the build's target rewrites into a form Node 22 refuses.
- */
-export async function loadCountryLookup(): Promise<CountryLookup> {
-  const { default: countries } = await import('i18n-iso-countries');
-  return (name) => {
-    if (/^[A-Za-z]{2}$/.test(name)) return countries.isValid(name) ? name.toUpperCase() : undefined;
-    if (/^[A-Za-z]{3}$/.test(name)) {
-      const code = countries.alpha3ToAlpha2(name.toUpperCase());
-      if (code !== undefined) return code;
-    }
-    return countries.getAlpha2Code(name, 'en');
-  };
 }
 
 /** A cell converted to what the API takes, or why it cannot be, in words that say what would fix it. */
@@ -102,7 +85,7 @@ export function convertValue(kind: ValueKind, value: string, context: ConvertCon
       const code = context.countryCode?.(value);
       if (code !== undefined) return { value: code };
       return {
-        problem: `${quoted(value)} is not a country name or code; write its English name (Germany) or its two-letter ISO code (DE)`,
+        problem: `country ${quoted(value)} not recognised (names in English, French, German, Spanish, Italian or Dutch, or ISO codes); write its two-letter ISO code (DE)`,
       };
     }
     case 'email':
