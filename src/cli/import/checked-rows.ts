@@ -1,3 +1,4 @@
+import { convertContext } from './column-formats.js';
 import { type ColumnMap, mapColumns, rowObject, trimmedCells } from './columns.js';
 import type { ImportKind, RowOutcome } from './import-kind.js';
 import { type ReadOptions, readRecords } from './read-records.js';
@@ -5,7 +6,6 @@ import {
   type ConvertContext,
   convertValue,
   explainIssue,
-  loadCountryLookup,
   type ShareClass,
   VALUE_KINDS,
   type ValueFormats,
@@ -37,7 +37,7 @@ export interface RowSource extends ReadOptions {
   file: string;
   delimiter: string | undefined;
   maps: readonly string[];
-  /** `--date-format` and `--decimal-comma`; by default dates are YYYY-MM-DD and amounts 25000.00. */
+  /** `--date-format` and `--decimal-comma`; without them each column's cells show their format. */
   formats?: ValueFormats | undefined;
   /** The SPV's share classes, when known: a row may name one by its name. */
   shareClasses?: readonly ShareClass[] | undefined;
@@ -82,18 +82,6 @@ export async function* checkedRows(source: RowSource): AsyncGenerator<CheckedRow
   }
 }
 
-async function convertContext(source: RowSource, columns: ColumnMap): Promise<ConvertContext> {
-  const countries = Object.entries(VALUE_KINDS).some(
-    ([field, kind]) => kind === 'country' && columns.has(field),
-  );
-  return {
-    dateFormat: source.formats?.dateFormat ?? 'YYYY-MM-DD',
-    decimalComma: source.formats?.decimalComma ?? false,
-    countryCode: countries ? await loadCountryLookup() : undefined,
-    shareClasses: source.shareClasses,
-  };
-}
-
 /**
  * Converts the cells of {@link VALUE_KINDS} fields in place (dates, amounts, countries, share class names);
  * each that cannot be is a problem quoting it. Returns the original value of every field it changed, if any
@@ -110,7 +98,7 @@ function convertRow(
     if (!columns.has(field)) continue;
     const value = valueAt(row, path);
     if (value === '') continue;
-    const converted = convertValue(kind, value, context);
+    const converted = convertValue(kind, value, context, row);
     if ('problem' in converted) problems.push({ column: columns.columnOf(field), reason: converted.problem });
     else if (converted.value !== value) {
       originals ??= new Map();

@@ -43,9 +43,16 @@ export function mapColumns(header: readonly string[], kind: ImportKind, maps: re
   const paths = fieldPaths(kind.schema);
   const known = [...paths.keys(), ...kind.extraFields];
   const byKey = new Map<string, string>();
+  // Suggestions for a name that matches nothing come from the field names and English names only: short
+  // names of other languages (Nome, Land) would make near misses of unrelated columns (Notes, Band).
+  const nearKey = new Map<string, string>();
+  for (const [name, field] of headerKeys(['en'])) if (known.includes(field)) nearKey.set(name, field);
   for (const [name, field] of headerKeys()) if (known.includes(field)) byKey.set(name, field);
   for (const [alias, field] of Object.entries(kind.aliases)) byKey.set(headerKey(alias), field);
-  for (const field of known) byKey.set(headerKey(field), field);
+  for (const field of known) {
+    byKey.set(headerKey(field), field);
+    nearKey.set(headerKey(field), field);
+  }
   const names = header.map((name) => name.trim());
   const explicit = new Map<string, string | undefined>();
   for (const map of maps) {
@@ -71,7 +78,7 @@ export function mapColumns(header: readonly string[], kind: ImportKind, maps: re
   });
   if (unknown.length > 0) {
     const lines = unknown.map((name) => {
-      const near = closestFields(name, byKey);
+      const near = closestFields(name, nearKey);
       const guess = near.length > 0 ? `closest: ${near.join(', ')}; ` : '';
       return `column '${name}' matches no ${kind.name} field (${guess}read it with --map '${name}=<field>' or skip it with --map '${name}=')`;
     });
@@ -83,7 +90,7 @@ export function mapColumns(header: readonly string[], kind: ImportKind, maps: re
     const other = columnOfField.get(field);
     const name = names[index] ?? field;
     if (other !== undefined) {
-      const near = closestFields(name, byKey).filter((candidate) => candidate !== field);
+      const near = closestFields(name, nearKey).filter((candidate) => candidate !== field);
       const hint = near.length > 0 ? ` (closest other fields: ${near.join(', ')})` : '';
       throw new ImportInputError(
         `columns '${other}' and '${name}' both hold ${field}: read one as another field with --map '${name}=<field>'${hint}, or skip it with --map '${name}='`,

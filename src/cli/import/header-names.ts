@@ -157,13 +157,16 @@ export const HEADER_NAMES: Readonly<Record<string, Readonly<Record<HeaderLanguag
 };
 
 /**
- * Every name of {@link HEADER_NAMES} as a {@link headerKey}, with its field. A currency in brackets is not
- * part of the name: `Commitment ($)` is `Commitment`.
+ * Every name of {@link HEADER_NAMES} (or those of `languages`) as a {@link headerKey}, with its field. A
+ * currency in brackets is not part of the name: `Commitment ($)` is `Commitment`.
  */
-export function headerKeys(): Map<string, string> {
+export function headerKeys(languages?: readonly HeaderLanguage[]): Map<string, string> {
   const keys = new Map<string, string>();
-  for (const [field, languages] of Object.entries(HEADER_NAMES)) {
-    for (const names of Object.values(languages)) for (const name of names) keys.set(headerKey(name), field);
+  for (const [field, byLanguage] of Object.entries(HEADER_NAMES)) {
+    for (const [language, names] of Object.entries(byLanguage)) {
+      if (languages !== undefined && !languages.includes(language as HeaderLanguage)) continue;
+      for (const name of names) keys.set(headerKey(name), field);
+    }
   }
   return keys;
 }

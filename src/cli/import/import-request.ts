@@ -25,7 +25,7 @@ export interface ImportJob {
   encoding: TextEncoding | undefined;
   sheet: string | undefined;
   maps: string[];
-  dateFormat: DateFormat;
+  dateFormat: DateFormat | undefined;
   decimalComma: boolean;
   /** An SPV slug, or an approved SPV request's slug (`spvr_…`). */
   spvSlug: string;
