@@ -48,6 +48,11 @@ const sharedOptions: Record<string, OptionSpec> = {
     valueName: '<name>',
     description: 'The sheet of an .xlsx workbook to read (default: the first)',
   },
+  'id-from': {
+    type: 'string',
+    valueName: 'email',
+    description: 'No investor id column: derive partnerInvestorId from the e-mail address (docs/cli.md)',
+  },
   'chunk-size': {
     type: 'string',
     valueName: '<rows>',

@@ -1,6 +1,7 @@
 import { convertContext } from './column-formats.js';
 import { type ColumnMap, mapColumns, rowObject, trimmedCells } from './columns.js';
 import type { ImportKind, RowOutcome } from './import-kind.js';
+import type { IdSource } from './investor-id.js';
 import { type ReadOptions, readRecords } from './read-records.js';
 import {
   type ConvertContext,
@@ -41,6 +42,8 @@ export interface RowSource extends ReadOptions {
   formats?: ValueFormats | undefined;
   /** The SPV's share classes, when known: a row may name one by its name. */
   shareClasses?: readonly ShareClass[] | undefined;
+  /** `--id-from email`: partnerInvestorId derived from the e-mail column. */
+  idFrom?: IdSource | undefined;
   /** Called once with the header's mapping, before any row (`--check` prints it). */
   onColumns?: ((columns: ColumnMap) => void) | undefined;
 }
@@ -69,7 +72,7 @@ export async function* checkedRows(source: RowSource): AsyncGenerator<CheckedRow
         rows = [];
       }
       if (columns === undefined) {
-        columns = mapColumns(record.cells, source.kind, source.maps);
+        columns = mapColumns(record.cells, source.kind, source.maps, source.idFrom);
         source.kind.checkColumns?.(columns);
         context = await convertContext(source, columns);
         source.onColumns?.(columns);

@@ -3,6 +3,7 @@ import { UsageError } from '../usage-error.js';
 import { closestFields, headerKey, headerKeys } from './header-names.js';
 import { ImportInputError } from './import-exit.js';
 import type { ImportKind } from './import-kind.js';
+import { type IdSource, investorIdFromEmail } from './investor-id.js';
 
 /** Which field each column of the file holds, and back. */
 export interface ColumnMap {
@@ -12,6 +13,8 @@ export interface ColumnMap {
   readonly fields: readonly (string | undefined)[];
   /** The same paths split at their dots, once for the file rather than per cell. */
   readonly paths: readonly (readonly string[] | undefined)[];
+  /** The e-mail column `partnerInvestorId` is derived from (`--id-from email`), if it is. */
+  readonly idSource?: number | undefined;
   /** The column a field is read from, or the field itself when no column holds it. */
   columnOf(field: string): string;
   has(field: string): boolean;
@@ -37,9 +40,15 @@ export function fieldPaths(schema: z.ZodObject, prefix = '', parentRequired = tr
  * use in six languages (`HEADER_NAMES`), both compared by {@link headerKey} (case, spaces and punctuation ignored).
  * A column matching nothing, a field read from two columns or a required field with no column is an
  * {@link ImportInputError} naming the closest fields (nothing is sent); a `--map` naming an unknown field a
- * usage error.
+ * usage error. With `idFrom` (`--id-from email`), `partnerInvestorId` is derived from the e-mail column,
+ * which the file must have, and must not have an id column besides.
  */
-export function mapColumns(header: readonly string[], kind: ImportKind, maps: readonly string[]): ColumnMap {
+export function mapColumns(
+  header: readonly string[],
+  kind: ImportKind,
+  maps: readonly string[],
+  idFrom?: IdSource,
+): ColumnMap {
   const paths = fieldPaths(kind.schema);
   const known = [...paths.keys(), ...kind.extraFields];
   const byKey = new Map<string, string>();
@@ -67,11 +76,26 @@ export function mapColumns(header: readonly string[], kind: ImportKind, maps: re
     }
     explicit.set(column, field === '' ? undefined : field);
   }
+  const emails = headerKeys();
+  const emailAt = names.findIndex((name) => {
+    const lower = name.toLowerCase();
+    if (explicit.has(lower)) return explicit.get(lower) === 'email';
+    const key = headerKey(name);
+    return key === 'email' || emails.get(key) === 'email';
+  });
+  const idSource = idFrom === 'email' ? emailAt : undefined;
+  if (idSource === -1) {
+    throw new ImportInputError(
+      `--id-from email: the header has no e-mail column (${names.map((name) => `'${name}'`).join(', ')})`,
+    );
+  }
   const unknown: string[] = [];
-  const fields = names.map((name) => {
+  const fields = names.map((name, index) => {
     const lower = name.toLowerCase();
     if (explicit.has(lower)) return explicit.get(lower);
     if (name === '') return undefined;
+    // The e-mail column of a kind without an e-mail field is read only for the id.
+    if (index === idSource && !known.includes('email')) return undefined;
     const field = byKey.get(headerKey(name));
     if (field === undefined) unknown.push(name);
     return field;
@@ -98,6 +122,15 @@ export function mapColumns(header: readonly string[], kind: ImportKind, maps: re
     }
     columnOfField.set(field, name);
   });
+  if (idSource !== undefined) {
+    const idColumn = columnOfField.get('partnerInvestorId');
+    if (idColumn !== undefined) {
+      throw new ImportInputError(
+        `the file has an investor id column ('${idColumn}'): drop --id-from email, or skip that column with --map '${idColumn}='`,
+      );
+    }
+    columnOfField.set('partnerInvestorId', names[idSource] ?? 'email');
+  }
   const missing = [...paths]
     .filter(([field, required]) => required && !columnOfField.has(field))
     .filter(([field]) => !columnOfField.has(kind.substitutes[field] ?? field))
@@ -105,14 +138,19 @@ export function mapColumns(header: readonly string[], kind: ImportKind, maps: re
   if (missing.length > 0) {
     const unread = names.filter((_, index) => fields[index] === undefined && names[index] !== '');
     const hint = unread.length > 0 ? `; unread columns: ${unread.map((name) => `'${name}'`).join(', ')}` : '';
+    const derive =
+      missing.includes('partnerInvestorId') && emailAt >= 0
+        ? `, or derive it from '${names[emailAt]}' with --id-from email`
+        : '';
     throw new ImportInputError(
-      `no column for ${missing.join(', ')} (required): name one with --map '<column>=${missing[0]}'${hint}`,
+      `no column for ${missing.join(', ')} (required): name one with --map '<column>=${missing[0]}'${derive}${hint}`,
     );
   }
   return {
     header: names,
     fields,
     paths: fields.map((field) => field?.split('.')),
+    idSource,
     columnOf: (field) => columnOfField.get(field) ?? field,
     has: (field) => columnOfField.has(field),
   };
@@ -137,13 +175,20 @@ function oneColumnHint(names: readonly string[]): string {
 export function describeColumns(columns: ColumnMap): string {
   const width = Math.max(...columns.header.map((name) => name.length + 2));
   return columns.header
-    .map((name, index) => `  ${`'${name}'`.padEnd(width)}  → ${columns.fields[index] ?? '(skipped)'}`)
+    .map((name, index) => {
+      const field = columns.fields[index];
+      const read =
+        index === columns.idSource
+          ? `${field === undefined ? '' : `${field}, `}partnerInvestorId (--id-from email)`
+          : (field ?? '(skipped)');
+      return `  ${`'${name}'`.padEnd(width)}  → ${read}`;
+    })
     .join('\n');
 }
 
 /**
  * One record as the object the schema checks: every cell trimmed (the same in every column), non-empty
- * cells only, dotted fields nested.
+ * cells only, dotted fields nested, and `partnerInvestorId` derived from the e-mail with `--id-from email`.
  */
 export function rowObject(cells: readonly string[], columns: ColumnMap): Record<string, unknown> {
   const row: Record<string, unknown> = {};
@@ -159,6 +204,11 @@ export function rowObject(cells: readonly string[], columns: ColumnMap): Record<
       target = target[key] as Record<string, unknown>;
     }
     target[path[path.length - 1] as string] = value;
+  }
+  const source = columns.idSource;
+  if (source !== undefined) {
+    const email = cells[source]?.trim();
+    if (email !== undefined && email !== '') row['partnerInvestorId'] = investorIdFromEmail(email);
   }
   return row;
 }

@@ -50,6 +50,7 @@ export async function runImportJob(job: ImportJob, io: ImportIo): Promise<number
         delimiter: job.delimiter,
         encoding: job.encoding,
         sheet: job.sheet,
+        idFrom: job.idFrom,
         maps: job.maps,
         formats: { dateFormat: job.dateFormat, decimalComma: job.decimalComma },
         shareClasses: target.shareClasses,

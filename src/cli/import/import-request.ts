@@ -3,6 +3,7 @@ import type { CliIo } from '../command.js';
 import type { readCredentials } from '../credentials.js';
 import type { RowSource } from './checked-rows.js';
 import type { ImportKindName } from './import-kind.js';
+import type { IdSource } from './investor-id.js';
 import type { TextEncoding } from './text-encoding.js';
 import type { DateFormat } from './value-formats.js';
 
@@ -24,6 +25,7 @@ export interface ImportJob {
   delimiter: string | undefined;
   encoding: TextEncoding | undefined;
   sheet: string | undefined;
+  idFrom: IdSource | undefined;
   maps: string[];
   dateFormat: DateFormat | undefined;
   decimalComma: boolean;

@@ -210,7 +210,8 @@ export function explainIssue(
   converted: string | undefined,
   message: string,
 ): string {
-  if (original === undefined) return `empty; ${message}`;
+  if (original === undefined)
+    return /received undefined/.test(message) ? 'empty, and required' : `empty; ${message}`;
   if (kind === 'date') {
     const shown = original === converted ? '' : ` (${converted})`;
     return `${quoted(original)}${shown} is not a real date; check the day and month`;
