@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CheckedRow, checkedRows } from '../../src/cli/import/checked-rows.js';
+import type { ImportJob } from '../../src/cli/import/import-request.js';
+import { importLimits } from '../../src/cli/import/import-thread.js';
 import { investorsImport } from '../../src/cli/import/investors-import.js';
-import type { ReadOptions } from '../../src/cli/import/read-records.js';
+import { MAX_WORKBOOK_BYTES, type ReadOptions } from '../../src/cli/import/read-records.js';
 import { runCli } from './cli-process.js';
 import { xlsxBytes } from './xlsx-bytes.js';
 
@@ -154,6 +156,22 @@ describe('.xlsx workbooks', () => {
 
   it('is told by its bytes, not its name: a workbook saved as .csv is read as a workbook', async () => {
     expect(people(await read(await saved('named-wrong.csv', workbook)))).toHaveLength(2);
+  });
+
+  it("sizes the import's heap from a workbook (read whole), and refuses one over 32 MiB before reading it", async () => {
+    const bytes = Buffer.concat([workbook, Buffer.alloc(4 * 1024 * 1024)]);
+    const book = await saved('padded.xlsx', bytes);
+    const text = await saved('same-size.csv', Buffer.alloc(bytes.length, 0x41));
+    const limits = async (file: string) =>
+      (await importLimits({ chunkSize: 500, concurrency: 4, file } as ImportJob)).maxOldGenerationSizeMb ?? 0;
+    const grown = (await limits(book)) - (await limits(text));
+    const mb = (bytes.length * 64) / (1024 * 1024);
+    expect(grown).toBeGreaterThanOrEqual(Math.floor(mb));
+    expect(grown).toBeLessThanOrEqual(Math.ceil(mb));
+    const huge = await saved('huge.xlsx', Buffer.concat([workbook, Buffer.alloc(MAX_WORKBOOK_BYTES)]));
+    await expect(read(huge)).rejects.toThrow(
+      `${huge}: the workbook is over 32 MiB (a workbook is read whole); save it as "CSV UTF-8" and import that`,
+    );
   });
 
   it('an Excel 97-2003 .xls is refused with what to save it as', async () => {

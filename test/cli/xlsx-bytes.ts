@@ -9,12 +9,11 @@ export type XlsxCell = string | number | { date: string } | null;
  * empty row left out of the XML as Excel does. Each sheet is `{ name, rows }`.
  */
 export function xlsxBytes(sheets: { name: string; rows: XlsxCell[][] }[]): Buffer {
-  const strings: string[] = [];
+  const strings = new Map<string, number>();
   const stringIndex = (text: string) => {
-    const at = strings.indexOf(text);
-    if (at >= 0) return at;
-    strings.push(text);
-    return strings.length - 1;
+    const at = strings.get(text) ?? strings.size;
+    strings.set(text, at);
+    return at;
   };
   const sheetXml = sheets.map(({ rows }) => {
     const body = rows
@@ -63,7 +62,7 @@ export function xlsxBytes(sheets: { name: string; rows: XlsxCell[][] }[]): Buffe
   // Shared strings last: the sheets above filled the table.
   files.push([
     'xl/sharedStrings.xml',
-    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="${main}" count="${strings.length}" uniqueCount="${strings.length}">${strings.map((text) => `<si><t xml:space="preserve">${xmlText(text)}</t></si>`).join('')}</sst>`,
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="${main}" count="${strings.size}" uniqueCount="${strings.size}">${[...strings.keys()].map((text) => `<si><t xml:space="preserve">${xmlText(text)}</t></si>`).join('')}</sst>`,
   ]);
   return zip(files.map(([name, text]) => [name, Buffer.from(text, 'utf8')]));
 }

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { ImportInputError } from './import-exit.js';
 import { type CsvRecord, readCsv } from './read-csv.js';
 import { fileHead, fileShape, type TextEncoding } from './text-encoding.js';
@@ -7,6 +8,28 @@ export interface ReadOptions {
   delimiter?: string | undefined;
   encoding?: TextEncoding | undefined;
   sheet?: string | undefined;
+}
+
+/**
+ * Largest `.xlsx` read (32 MiB, about a million rows): a workbook is a zip, read whole, so the import's
+ * heap is sized from it ({@link workbookBytes}); a larger one is refused, to be saved as CSV.
+ */
+export const MAX_WORKBOOK_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Heap a workbook takes while read, per byte of the file: its XML unzipped and parsed, and its rows (a
+ * 1.6 MB workbook of 50,000 rows peaked at 70 MB of heap).
+ */
+export const WORKBOOK_HEAP_PER_BYTE = 64;
+
+/** The size of `path` if it is an `.xlsx` workbook (up to {@link MAX_WORKBOOK_BYTES}), else 0. */
+export async function workbookBytes(path: string): Promise<number> {
+  try {
+    if (fileShape(await fileHead(path), undefined).kind !== 'xlsx') return 0;
+    return Math.min((await stat(path)).size, MAX_WORKBOOK_BYTES);
+  } catch {
+    return 0; // the import itself reports the unreadable file
+  }
 }
 
 /**
@@ -28,6 +51,12 @@ export async function* readRecords(path: string, options: ReadOptions): AsyncGen
     );
   }
   if (shape.kind === 'xlsx') {
+    const size = await stat(path).then(({ size }) => size);
+    if (size > MAX_WORKBOOK_BYTES) {
+      throw new ImportInputError(
+        `${path}: the workbook is over ${MAX_WORKBOOK_BYTES / (1024 * 1024)} MiB (a workbook is read whole); save it as "CSV UTF-8" and import that`,
+      );
+    }
     const { readXlsx } = await import('./read-xlsx.js');
     yield* readXlsx(path, options.sheet);
     return;
