@@ -127,8 +127,8 @@ export const importInvestors = command(
   [
     'Columns: partnerInvestorId (or "Investor ID", required), email ("E-mail", "Email address"), firstName',
     '("First name", "Given name"), lastName ("Last name", "Surname", "Family name"), dateOfBirth ("DOB",',
-    '"Birth date"; YYYY-MM-DD, or as --date-format says), countryOfResidence ("Country"; a two-letter code or',
-    'an English country name). Bad rows are not sent; every other row is.',
+    '"Birth date"; 31/12/1980 and the like, see below), countryOfResidence ("Country"; a two-letter code or',
+    'a country name). No id column: --id-from email. Bad rows are not sent; every other row is.',
     'The --out file (line, partnerInvestorId, status, servicePersonId, error…) feeds `import subscriptions',
     '--people`.',
   ],

@@ -1,4 +1,4 @@
-import type { HeaderLanguage } from './header-names.js';
+import { type HeaderLanguage, nameKey } from './header-names.js';
 
 /** Country name (any case, accents optional) or code → ISO 3166-1 alpha-2, or `undefined`. */
 export type CountryLookup = (name: string) => string | undefined;
@@ -50,14 +50,6 @@ const SHORT_FORMS: Readonly<Record<string, string>> = {
   Hollande: 'NL',
 };
 
-/** A name reduced for matching: lower case, letters and digits only, accents dropped (`Côte d'Ivoire`). */
-export function countryKey(name: string): string {
-  return name
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]/gu, '');
-}
-
 /**
  * Loads the country names only when a file has a country column: i18n-iso-countries' names in English,
  * French, German, Spanish, Italian and Dutch (official and short names), its alpha-3 codes, and
@@ -70,7 +62,7 @@ export async function loadCountryLookup(): Promise<CountryLookup> {
   const { default: countries } = await import('i18n-iso-countries');
   const byName = new Map<string, string | null>();
   const add = (name: string, code: string) => {
-    const key = countryKey(name);
+    const key = nameKey(name);
     const known = byName.get(key);
     byName.set(key, known === undefined || known === code ? code : null);
   };
@@ -82,7 +74,7 @@ export async function loadCountryLookup(): Promise<CountryLookup> {
   for (const [name, code] of Object.entries(SHORT_FORMS)) add(name, code);
   return (name) => {
     if (/^[A-Za-z]{2}$/.test(name) && countries.isValid(name)) return name.toUpperCase();
-    const code = byName.get(countryKey(name));
+    const code = byName.get(nameKey(name));
     if (code != null) return code;
     if (/^[A-Za-z]{3}$/.test(name)) return countries.alpha3ToAlpha2(name.toUpperCase());
     return undefined;

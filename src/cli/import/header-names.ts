@@ -4,8 +4,12 @@
  * are one name, `Prénom` is `prenom`, and `Date of birth` is the field `dateOfBirth`.
  */
 export function headerKey(name: string): string {
+  return nameKey(name.replace(/\s*[([][^)\]]*[)\]]\s*$/u, ''));
+}
+
+/** A name for matching: lower case, letters and digits only, accents dropped (`Côte d'Ivoire`). */
+export function nameKey(name: string): string {
   return name
-    .replace(/\s*[([][^)\]]*[)\]]\s*$/u, '')
     .normalize('NFKD')
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]/gu, '');
