@@ -95,6 +95,15 @@ describe('dates: the column shows its format', () => {
     ]);
   });
 
+  it('looks for the format up to 100,000 rows when a cell needs it, 10,000 when none so far does', async () => {
+    const iso = Array.from({ length: 15_000 }, () => '1980-01-02');
+    const early = await births(['01/02/1980', ...iso, '31/12/1980']);
+    expect(early[0]).toBe('1980-02-01');
+    const late = await births([...iso, '01/02/1980', '31/12/1980']);
+    expect(late[15_000]).toMatch(/^"01\/02\/1980" could have the day or the month first/);
+    expect(late[15_001]).toBe('1980-12-31');
+  });
+
   it('a date against its column, or one that is no date, says so with the value', async () => {
     expect(await births(['31/12/1980', '12/31/1980', '31/02/1980', '31/12/80'])).toEqual([
       '1980-12-31',

@@ -1,4 +1,4 @@
-import { type DecimalMark, decimalMarkShown, readAmount } from './amounts.js';
+import { type DecimalMark, decimalMarkShown, isAmbiguous, readAmount } from './amounts.js';
 import type { RowSource } from './checked-rows.js';
 import type { ColumnMap } from './columns.js';
 import { loadCountryLookup } from './country-names.js';
@@ -13,6 +13,8 @@ import { VALUE_KINDS } from './value-formats.js';
  * (its ambiguous cells are then refused, naming the flag).
  */
 export const SNIFF_ROWS = 100_000;
+/** Rows read at most when no cell so far needs the column's format (ISO dates, whole amounts). */
+export const SNIFF_ROWS_UNNEEDED = 10_000;
 
 /** What a conversion of this file's cells uses: the flags, the columns' formats, the lookups it needs. */
 export async function convertContext(source: RowSource, columns: ColumnMap): Promise<ConvertContext> {
@@ -39,7 +41,7 @@ export async function convertContext(source: RowSource, columns: ColumnMap): Pro
  * until each has shown its format in a cell that reads only one way: a slashed date with a day over 12
  * (`31/12/1980` is day first, `12/31/1980` month first), an amount with both separators, a thousands
  * group or decimals that are not three digits (`25.000,00`, `25,5`, `1,000.50`). Stops there, or after
- * {@link SNIFF_ROWS} rows.
+ * {@link SNIFF_ROWS} rows ({@link SNIFF_ROWS_UNNEEDED} while no cell read so far could be read two ways).
  */
 async function sniffColumnFormats(
   source: RowSource,
@@ -51,6 +53,8 @@ async function sniffColumnFormats(
   if (need === 0) return found;
   let rows = 0;
   let header = true;
+  // A cell that reads two ways was seen in a column still without its format: it is worth reading on.
+  let needed = false;
   for await (const records of readRecords(source.file, source)) {
     for (const { line, cells } of records) {
       if (header) {
@@ -64,7 +68,7 @@ async function sniffColumnFormats(
         if (formats.length === 1 && (only === 'DD/MM/YYYY' || only === 'MM/DD/YYYY')) {
           found.dateOrder = { value: only, example: date, line };
           need -= 1;
-        }
+        } else if (formats.length > 1) needed = true;
       }
       const amount = cells[amountAt]?.trim() ?? '';
       if (found.decimalMark === undefined && amount !== '') {
@@ -73,10 +77,10 @@ async function sniffColumnFormats(
         if (mark !== undefined) {
           found.decimalMark = { value: mark, example: amount, line };
           need -= 1;
-        }
+        } else if (cell !== undefined && isAmbiguous(cell)) needed = true;
       }
       rows += 1;
-      if (need === 0 || rows >= SNIFF_ROWS) return found;
+      if (need === 0 || rows >= (needed ? SNIFF_ROWS : SNIFF_ROWS_UNNEEDED)) return found;
     }
   }
   return found;
