@@ -8,6 +8,7 @@ import { importLimits } from '../../src/cli/import/import-thread.js';
 import { investorsImport } from '../../src/cli/import/investors-import.js';
 import { MAX_WORKBOOK_BYTES, type ReadOptions } from '../../src/cli/import/read-records.js';
 import { runCli } from './cli-process.js';
+import { IMPORT_TIMEOUT_MS } from './import-fake.js';
 import { xlsxBytes } from './xlsx-bytes.js';
 
 // Files as spreadsheet programs export them, made here byte for byte, read through the import's own row
@@ -180,7 +181,8 @@ describe('.xlsx workbooks', () => {
   });
 });
 
-describe('partner-equity import investors --check on exports', { timeout: 60_000 }, () => {
+// Three commands, each its own Node process: as long as the CLI import tests allow on a busy machine.
+describe('partner-equity import investors --check on exports', { timeout: IMPORT_TIMEOUT_MS }, () => {
   it('takes an .xlsx with --sheet and Windows-1252 with --encoding, and refuses a bad --encoding', async () => {
     const book = await saved(
       'cli.xlsx',
