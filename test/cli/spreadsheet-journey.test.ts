@@ -103,12 +103,10 @@ describe('the spreadsheet journey, with the CLI against the mock', () => {
     const investors = join(dir, 'investors.csv');
     await writeFile(investors, investorsFile());
     const withEnv = ['--env-file', envFile];
-    // No conversion without a flag: day-first dates are refused, each message quoting the value.
+    // No flag needed (issue 49): the column shows its dates are day first (29/02/1980) and is read so.
     const unflagged = await runCli(['import', 'investors', investors, '--check', ...withEnv]);
-    expect(unflagged.status).toBe(4);
-    expect(unflagged.stdout).toContain(
-      'line 2: Date of birth: "29/02/1980" is not YYYY-MM-DD; add --date-format DD/MM/YYYY',
-    );
+    expect(unflagged.stdout).toBe('');
+    expect(unflagged.status).toBe(0);
     const check = await runCli([
       'import',
       'investors',

@@ -92,13 +92,21 @@ describe('headers as people write them', () => {
 describe('values as people write them, said out loud', () => {
   const header = 'Investor ID;E-mail;Date of birth;Country\n';
 
-  it('converts dates only with --date-format, and every message quotes the value and names the fix', async () => {
-    const file = `${header}i-1;a@example.com;29/02/1980;DE\ni-2;a@example.com;02/13/1980;DE\ni-3;a@example.com;31.12.1980;DE\ni-4;a@example.com;sometime;DE\n`;
-    expect(reasons(await check(file))).toEqual([
-      ['Date of birth: "29/02/1980" is not YYYY-MM-DD; add --date-format DD/MM/YYYY'],
-      ['Date of birth: "02/13/1980" is not YYYY-MM-DD; add --date-format MM/DD/YYYY'],
-      ['Date of birth: "31.12.1980" is not YYYY-MM-DD; add --date-format DD.MM.YYYY'],
-      ['Date of birth: "sometime" is not YYYY-MM-DD; write it as YYYY-MM-DD'],
+  it('reads dates as their column shows them, --date-format forces one, and every message quotes the value', async () => {
+    const file = `${header}i-1;a@example.com;01/02/1980;DE\ni-2;a@example.com;29/02/1980;DE\ni-3;a@example.com;02/13/1980;DE\ni-4;a@example.com;31.12.1980;DE\ni-5;a@example.com;sometime;DE\n`;
+    const rows = await check(file);
+    expect(rows[0]?.input?.['dateOfBirth']).toBe('1980-02-01');
+    expect(rows[3]?.input?.['dateOfBirth']).toBe('1980-12-31');
+    expect(reasons(rows)).toEqual([
+      undefined,
+      undefined,
+      [
+        'Date of birth: "02/13/1980" has the month first, but this column writes the day first ("29/02/1980", line 3); check it, or add --date-format',
+      ],
+      undefined,
+      [
+        'Date of birth: "sometime" is not a date; write it as YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY or DD.MM.YYYY',
+      ],
     ]);
     const dayFirst = await check(
       `${header}i-1;a@example.com;29/02/1980;DE\ni-2;a@example.com;29/02/1981;DE\ni-3;a@example.com;1980-02-01;DE\n`,
@@ -119,7 +127,7 @@ describe('values as people write them, said out loud', () => {
     );
     expect(rows.slice(0, 3).map((row) => row.input?.['countryOfResidence'])).toEqual(['GB', 'US', 'DE']);
     expect(reasons(rows)[3]).toEqual([
-      'Country: "Narnia" is not a country name or code; write its English name (Germany) or its two-letter ISO code (DE)',
+      'Country: country "Narnia" not recognised (names in English, French, German, Spanish, Italian or Dutch, or ISO codes); write its two-letter ISO code (DE)',
     ]);
   });
 
@@ -134,17 +142,20 @@ describe('values as people write them, said out loud', () => {
     ]);
   });
 
-  it('reads decimal commas only with --decimal-comma', async () => {
+  it('reads amounts as their column shows them; --decimal-comma forces the comma', async () => {
     const file =
       'Person ID;Share class;Currency;Amount\np_1;class-a;EUR;25.000,00\np_2;class-a;EUR;25 000,00\np_3;class-a;EUR;25,000.00\n';
-    expect(reasons(await check(file, { kind: 'subscriptions' }))).toEqual([
-      ['Amount: "25.000,00" is not an amount like 25000.00; add --decimal-comma'],
-      ['Amount: "25 000,00" is not an amount like 25000.00; add --decimal-comma'],
-      ['Amount: "25,000.00" is not an amount like 25000.00; remove the thousands separators'],
+    const rows = await check(file, { kind: 'subscriptions' });
+    expect(rows.slice(0, 2).map((row) => row.input?.['lumpSum'])).toEqual([
+      { currency: 'EUR', value: '25000.00' },
+      { currency: 'EUR', value: '25000.00' },
+    ]);
+    expect(reasons(rows)[2]).toEqual([
+      'Amount: "25,000.00" has a decimal point, but this column\'s amounts have a decimal comma ("25.000,00", line 2); check it',
     ]);
     const comma = await check(file, {
       kind: 'subscriptions',
-      formats: { dateFormat: 'YYYY-MM-DD', decimalComma: true },
+      formats: { decimalComma: true },
     });
     expect(comma.slice(0, 2).map((row) => row.input?.['lumpSum'])).toEqual([
       { currency: 'EUR', value: '25000.00' },

@@ -26,16 +26,32 @@ const sharedOptions: Record<string, OptionSpec> = {
   'date-format': {
     type: 'string',
     valueName: '<format>',
-    description: 'How the file writes dates: YYYY-MM-DD (default), DD/MM/YYYY, MM/DD/YYYY or DD.MM.YYYY',
+    description:
+      'How the file writes dates: YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY or DD.MM.YYYY (default: as the column shows)',
   },
   'decimal-comma': {
     type: 'boolean',
-    description: 'Amounts are written 25.000,00 or 25 000,00 (a decimal comma)',
+    description: 'Amounts have a decimal comma (25.000,00), for a column that does not show it',
   },
   delimiter: {
     type: 'string',
     valueName: '<char>',
-    description: "Field delimiter (default: ';' or ',', detected from the header line)",
+    description: "Field delimiter (default: ',', ';' or tab, detected from the header line)",
+  },
+  encoding: {
+    type: 'string',
+    valueName: '<name>',
+    description: 'Text encoding without a BOM: utf-8 (default) or windows-1252 (Excel\'s "CSV" on Windows)',
+  },
+  sheet: {
+    type: 'string',
+    valueName: '<name>',
+    description: 'The sheet of an .xlsx workbook to read (default: the first)',
+  },
+  'id-from': {
+    type: 'string',
+    valueName: 'email',
+    description: 'No investor id column: derive partnerInvestorId from the e-mail address (docs/cli.md)',
   },
   'chunk-size': {
     type: 'string',
@@ -67,13 +83,14 @@ const exitHelp = [
 ].join('\n');
 
 const fileHelp = [
-  'The file: UTF-8 (a BOM is fine), comma or semicolon separated, quoted fields may hold newlines, CRLF or',
-  'LF. The first line names the columns, matched to the API field names (lumpSum.value) or common English',
-  'names ("E-mail", "Date of birth", "Share class") with case, spaces and punctuation ignored; --check',
-  'prints the mapping. Spaces around values are trimmed and counted; empty cells are left out. Country',
-  'names become two-letter codes. Nothing else is converted unless a flag says how: --date-format for',
-  "dates, --decimal-comma for amounts. Every row is checked with the SDK's own input checks before",
-  'anything is sent; bad rows are reported with their line, column and value.',
+  'The file: CSV or text in UTF-8 (a BOM is fine), UTF-16 with a BOM, or Windows-1252 (--encoding),',
+  'comma, semicolon or tab separated (detected); or an .xlsx workbook (--sheet). The first line names the',
+  'columns, matched to the API field names (lumpSum.value) or the names people use in English, French,',
+  'German, Spanish, Italian and Dutch ("E-mail", "Prénom", "Geburtsdatum"); --check prints the mapping.',
+  'Spaces around values are trimmed; empty cells are left out. Country names become two-letter codes.',
+  'Dates (31/12/1980, 12/31/1980, 31.12.1980) and amounts ($25,000.00, 25.000,00 €) are read as their',
+  'column shows; a column that never shows it needs --date-format or --decimal-comma. Every row is checked',
+  "with the SDK's own input checks before anything is sent; bad rows are reported with line and value.",
 ].join('\n');
 
 function command(kind: ImportKindName, details: string[], extra: Record<string, OptionSpec>): Command {
@@ -110,8 +127,8 @@ export const importInvestors = command(
   [
     'Columns: partnerInvestorId (or "Investor ID", required), email ("E-mail", "Email address"), firstName',
     '("First name", "Given name"), lastName ("Last name", "Surname", "Family name"), dateOfBirth ("DOB",',
-    '"Birth date"; YYYY-MM-DD, or as --date-format says), countryOfResidence ("Country"; a two-letter code or',
-    'an English country name). Bad rows are not sent; every other row is.',
+    '"Birth date"; 31/12/1980 and the like, see below), countryOfResidence ("Country"; a two-letter code or',
+    'a country name). No id column: --id-from email. Bad rows are not sent; every other row is.',
     'The --out file (line, partnerInvestorId, status, servicePersonId, error…) feeds `import subscriptions',
     '--people`.',
   ],

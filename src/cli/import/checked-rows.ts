@@ -1,11 +1,12 @@
+import { convertContext } from './column-formats.js';
 import { type ColumnMap, mapColumns, rowObject, trimmedCells } from './columns.js';
 import type { ImportKind, RowOutcome } from './import-kind.js';
-import { readCsv } from './read-csv.js';
+import type { IdSource } from './investor-id.js';
+import { type ReadOptions, readRecords } from './read-records.js';
 import {
   type ConvertContext,
   convertValue,
   explainIssue,
-  loadCountryLookup,
   type ShareClass,
   VALUE_KINDS,
   type ValueFormats,
@@ -32,15 +33,17 @@ export interface CheckedRow {
 }
 
 /** Where the rows come from and how their columns are read. */
-export interface RowSource {
+export interface RowSource extends ReadOptions {
   kind: ImportKind;
   file: string;
   delimiter: string | undefined;
   maps: readonly string[];
-  /** `--date-format` and `--decimal-comma`; by default dates are YYYY-MM-DD and amounts 25000.00. */
+  /** `--date-format` and `--decimal-comma`; without them each column's cells show their format. */
   formats?: ValueFormats | undefined;
   /** The SPV's share classes, when known: a row may name one by its name. */
   shareClasses?: readonly ShareClass[] | undefined;
+  /** `--id-from email`: partnerInvestorId derived from the e-mail column. */
+  idFrom?: IdSource | undefined;
   /** Called once with the header's mapping, before any row (`--check` prints it). */
   onColumns?: ((columns: ColumnMap) => void) | undefined;
 }
@@ -61,7 +64,7 @@ const BATCH_ROWS = 64;
 export async function* checkedRows(source: RowSource): AsyncGenerator<CheckedRow[]> {
   let columns: ColumnMap | undefined;
   let context: ConvertContext | undefined;
-  for await (const records of readCsv(source.file, source.delimiter)) {
+  for await (const records of readRecords(source.file, source)) {
     let rows: CheckedRow[] = [];
     for (const record of records) {
       if (rows.length === BATCH_ROWS) {
@@ -69,7 +72,7 @@ export async function* checkedRows(source: RowSource): AsyncGenerator<CheckedRow
         rows = [];
       }
       if (columns === undefined) {
-        columns = mapColumns(record.cells, source.kind, source.maps);
+        columns = mapColumns(record.cells, source.kind, source.maps, source.idFrom);
         source.kind.checkColumns?.(columns);
         context = await convertContext(source, columns);
         source.onColumns?.(columns);
@@ -80,18 +83,6 @@ export async function* checkedRows(source: RowSource): AsyncGenerator<CheckedRow
     }
     if (rows.length > 0) yield rows;
   }
-}
-
-async function convertContext(source: RowSource, columns: ColumnMap): Promise<ConvertContext> {
-  const countries = Object.entries(VALUE_KINDS).some(
-    ([field, kind]) => kind === 'country' && columns.has(field),
-  );
-  return {
-    dateFormat: source.formats?.dateFormat ?? 'YYYY-MM-DD',
-    decimalComma: source.formats?.decimalComma ?? false,
-    countryCode: countries ? await loadCountryLookup() : undefined,
-    shareClasses: source.shareClasses,
-  };
 }
 
 /**
@@ -110,7 +101,7 @@ function convertRow(
     if (!columns.has(field)) continue;
     const value = valueAt(row, path);
     if (value === '') continue;
-    const converted = convertValue(kind, value, context);
+    const converted = convertValue(kind, value, context, row);
     if ('problem' in converted) problems.push({ column: columns.columnOf(field), reason: converted.problem });
     else if (converted.value !== value) {
       originals ??= new Map();

@@ -3,6 +3,8 @@ import type { CliIo } from '../command.js';
 import type { readCredentials } from '../credentials.js';
 import type { RowSource } from './checked-rows.js';
 import type { ImportKindName } from './import-kind.js';
+import type { IdSource } from './investor-id.js';
+import type { TextEncoding } from './text-encoding.js';
 import type { DateFormat } from './value-formats.js';
 
 /** Everything `partner-equity import <kind>` was asked to do, checked. */
@@ -21,8 +23,11 @@ export interface ImportJob {
   kindName: ImportKindName;
   file: string;
   delimiter: string | undefined;
+  encoding: TextEncoding | undefined;
+  sheet: string | undefined;
+  idFrom: IdSource | undefined;
   maps: string[];
-  dateFormat: DateFormat;
+  dateFormat: DateFormat | undefined;
   decimalComma: boolean;
   /** An SPV slug, or an approved SPV request's slug (`spvr_…`). */
   spvSlug: string;

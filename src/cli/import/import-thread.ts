@@ -13,6 +13,7 @@ import type { CliIo } from '../command.js';
 import { CommandError, UsageError } from '../usage-error.js';
 import type { ImportIo, ImportJob } from './import-request.js';
 import { MAX_PEOPLE_FILE_BYTES } from './people-file.js';
+import { WORKBOOK_HEAP_PER_BYTE, workbookBytes } from './read-records.js';
 
 // Why a thread: V8 sizes a heap from the garbage that survives it, not from what stays alive. An import
 // keeps little alive (the chunks in flight: a few MB), but every chunk survives a few young-generation
@@ -38,7 +39,8 @@ export async function importLimits(job: ImportJob): Promise<ResourceLimits> {
   // The chunks in flight, the one filling, the one being written out, and their request and answer bodies.
   const rows = job.chunkSize * (job.concurrency + 2);
   const people = job.people === undefined ? 0 : Math.min(await fileSize(job.people), MAX_PEOPLE_FILE_BYTES);
-  const bytes = rows * BYTES_PER_ROW_IN_FLIGHT + people * PEOPLE_BYTES_PER_FILE_BYTE;
+  const workbook = (await workbookBytes(job.file)) * WORKBOOK_HEAP_PER_BYTE;
+  const bytes = rows * BYTES_PER_ROW_IN_FLIGHT + people * PEOPLE_BYTES_PER_FILE_BYTE + workbook;
   return {
     maxYoungGenerationSizeMb: YOUNG_MB,
     maxOldGenerationSizeMb: OLD_BASE_MB + Math.ceil(bytes / (1024 * 1024)),

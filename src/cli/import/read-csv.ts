@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { UsageError } from '../usage-error.js';
 import { ImportInputError } from './import-exit.js';
+import { type TextEncoding, type TextStart, textStart } from './text-encoding.js';
 
 /** One record of the file: its cells and the line it starts on (1-based, as an editor shows it). */
 export interface CsvRecord {
@@ -17,9 +17,12 @@ const LINE_BREAK = /\r\n|\r|\n/g;
 export const MAX_RECORD_BYTES = 1024 * 1024;
 
 /** Why a cell cannot be investor data: a NUL byte, or bytes that are not UTF-8 (read as U+FFFD). */
-function cellIssue(cell: string): string | undefined {
+function cellIssue(cell: string, encoding: TextEncoding): string | undefined {
   if (cell.includes('\0')) return 'a cell holds a NUL byte';
-  if (cell.includes('\uFFFD')) return 'a cell holds bytes that are not UTF-8 (save the file as UTF-8)';
+  if (encoding === 'utf-8' && cell.includes('\uFFFD')) {
+    const shown = cell.length > 40 ? `${cell.slice(0, 40)}…` : cell;
+    return `a cell holds bytes that are not UTF-8 ("${shown}"): if Excel saved it as "CSV" on Windows, add --encoding windows-1252 (or save it as "CSV UTF-8")`;
+  }
   return undefined;
 }
 
@@ -31,37 +34,56 @@ export function delimiterOption(value: string | undefined): string | undefined {
   return value;
 }
 
-/** `;` when the header line holds more semicolons than commas, else `,` (the header has no quoted text). */
-async function detectDelimiter(path: string): Promise<string> {
-  const file = await open(path, 'r');
-  try {
-    const { buffer, bytesRead } = await file.read({ buffer: Buffer.alloc(64 * 1024) });
-    const first = buffer.subarray(0, bytesRead).toString('utf8').split(/\r|\n/, 1)[0] ?? '';
-    const count = (char: string) => first.split(char).length - 1;
-    return count(';') > count(',') ? ';' : ',';
-  } finally {
-    await file.close();
+/**
+ * The separator the header line uses most, outside quotes: `,`, `;` or TAB (Excel's "Unicode Text");
+ * `,` when it holds none (a file of one column).
+ */
+export function detectDelimiter(text: string): string {
+  const counts = new Map([
+    [',', 0],
+    [';', 0],
+    ['\t', 0],
+  ]);
+  let quoted = false;
+  for (const char of text) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === '\n' || char === '\r')) break;
+    else if (!quoted && counts.has(char)) counts.set(char, (counts.get(char) ?? 0) + 1);
   }
+  let best = ',';
+  for (const [char, count] of counts) if (count > (counts.get(best) ?? 0)) best = char;
+  return best;
+}
+
+/** How the text file is read: its separator and encoding (`undefined`: detected). */
+export interface CsvOptions {
+  delimiter?: string | undefined;
+  encoding?: TextEncoding | undefined;
 }
 
 /**
  * Streams the file's records (the header first) with csv-parse, in batches of what the parser holds (the
- * records of one read of the file): UTF-8 with or without a BOM, quoted fields with newlines, CRLF or LF,
- * empty lines skipped. Reading pauses while the consumer awaits, so memory holds a few chunks of the file,
- * never all of it. Unreadable files, broken quoting, a record over {@link MAX_RECORD_BYTES} and a cell with
- * a NUL byte or bytes that are not UTF-8 are {@link ImportInputError}s naming the file (and the line, where
+ * records of one read of the file): UTF-8 with or without a BOM, UTF-16 with a BOM, or Windows-1252 when
+ * asked; `,`, `;` or TAB as the header line shows; quoted fields with newlines, CRLF or LF, empty lines
+ * skipped. Reading pauses while the consumer awaits, so memory holds a few chunks of the file, never all
+ * of it. Unreadable files, broken quoting, a record over {@link MAX_RECORD_BYTES} and a cell with a NUL
+ * byte or bytes that are not UTF-8 are {@link ImportInputError}s naming the file (and the line, where
  * there is one), thrown once the records before it were handed over.
  */
-export async function* readCsv(path: string, delimiter: string | undefined): AsyncGenerator<CsvRecord[]> {
-  let separator: string;
+export async function* readCsv(
+  path: string,
+  delimiter: string | undefined,
+  encoding?: TextEncoding,
+): AsyncGenerator<CsvRecord[]> {
+  let text: TextStart;
   try {
-    separator = delimiter ?? (await detectDelimiter(path));
+    text = await textStart(path, encoding);
   } catch (error) {
     throw new ImportInputError(`cannot read ${path}: ${(error as Error).message}`);
   }
   const parser = parse({
     bom: true,
-    delimiter: separator,
+    delimiter: delimiter ?? detectDelimiter(text.sample),
     info: true,
     max_record_size: MAX_RECORD_BYTES,
     // Rows with a wrong number of cells and quotes inside unquoted cells are reported per row, not fatal.
@@ -69,9 +91,10 @@ export async function* readCsv(path: string, delimiter: string | undefined): Asy
     relax_quotes: true,
     skip_empty_lines: true,
   });
-  const input = createReadStream(path);
+  const input = createReadStream(path, { start: text.bomBytes });
   input.on('error', (error) => parser.destroy(error));
-  input.pipe(parser);
+  if (text.encoding === 'utf-8') input.pipe(parser);
+  else input.pipe(decoding(text.encoding)).pipe(parser);
   // csv-parse's own `info.lines` counts a quoted CRLF twice: count breaks from the cells instead.
   let breaksBefore = 0;
   try {
@@ -80,7 +103,7 @@ export async function* readCsv(path: string, delimiter: string | undefined): Asy
       for (const { record, info } of parsed) {
         const line = 1 + breaksBefore + info.empty_lines;
         for (const cell of record) {
-          const issue = cellIssue(cell);
+          const issue = cellIssue(cell, text.encoding);
           if (issue === undefined) continue;
           if (records.length > 0) yield records;
           throw new ImportInputError(`${path}: line ${line}: ${issue}`);
@@ -107,6 +130,20 @@ export async function* readCsv(path: string, delimiter: string | undefined): Asy
     input.destroy();
     parser.destroy();
   }
+}
+
+/** Bytes to text for an encoding other than UTF-8 (csv-parse decodes UTF-8 itself). */
+function decoding(encoding: TextEncoding): Transform {
+  const decoder = new TextDecoder(encoding);
+  return new Transform({
+    decodeStrings: true,
+    transform(chunk: Buffer, _encoding, callback) {
+      callback(null, decoder.decode(chunk, { stream: true }));
+    },
+    flush(callback) {
+      callback(null, decoder.decode());
+    },
+  });
 }
 
 /**

@@ -8,8 +8,10 @@ import { UsageError } from '../usage-error.js';
 import type { ImportKindName } from './import-kind.js';
 import type { ImportJob } from './import-request.js';
 import { runInThread } from './import-thread.js';
+import { idFromOption } from './investor-id.js';
 import { delimiterOption } from './read-csv.js';
 import { isSpvRequestSlug } from './spv-target.js';
+import { encodingOption } from './text-encoding.js';
 import { dateFormatOption } from './value-formats.js';
 
 /**
@@ -42,6 +44,9 @@ export async function runImport(kindName: ImportKindName, values: OptionValues, 
     kindName,
     file: stringValue(values, 'file') ?? '',
     delimiter,
+    encoding: encodingOption(stringValue(values, 'encoding')),
+    sheet: stringValue(values, 'sheet'),
+    idFrom: idFromOption(stringValue(values, 'id-from')),
     maps: stringList(values, 'map'),
     dateFormat,
     decimalComma: flag(values, 'decimal-comma'),

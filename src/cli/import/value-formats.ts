@@ -1,14 +1,35 @@
 import { UsageError } from '../usage-error.js';
+import { type DecimalMark, decimalMarkShown, isAmbiguous, readAmount } from './amounts.js';
+import type { CountryLookup } from './country-names.js';
+import { datePartsAs, dateReadings, isoDate } from './dates.js';
 import { headerKey } from './header-names.js';
+
+export { type CountryLookup, loadCountryLookup } from './country-names.js';
 
 /** The date layouts `--date-format` takes; `YYYY-MM-DD` (the API's own) converts nothing. */
 export const DATE_FORMATS = ['YYYY-MM-DD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY'] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 
-/** How the file writes values: what `--date-format` and `--decimal-comma` said (nothing is guessed). */
+/** What `--date-format` and `--decimal-comma` said; without them, each column's cells show their format. */
 export interface ValueFormats {
-  dateFormat: DateFormat;
+  dateFormat?: DateFormat | undefined;
   decimalComma: boolean;
+}
+
+/** A format one cell of a column showed by itself, which then reads the column's ambiguous cells. */
+export interface ColumnEvidence<T> {
+  value: T;
+  /** The cell that showed it, and its line. */
+  example: string;
+  line: number;
+}
+
+/** What the date and amount columns showed of their format (read from the file before its rows). */
+export interface ColumnFormats {
+  /** Day or month first, as the first slashed date with a day over 12 showed. */
+  dateOrder?: ColumnEvidence<'DD/MM/YYYY' | 'MM/DD/YYYY'> | undefined;
+  /** The decimal mark, as the first amount that reads only one way showed. */
+  decimalMark?: ColumnEvidence<DecimalMark> | undefined;
 }
 
 /** What a field holds, for converting its cells and explaining a bad one. */
@@ -30,19 +51,16 @@ export interface ShareClass {
 }
 
 /** Everything a conversion may use: the flags, and what was looked up for this import. */
-export interface ConvertContext extends ValueFormats {
+export interface ConvertContext extends ValueFormats, ColumnFormats {
   /** Loaded when the file has a country column. */
   countryCode?: CountryLookup | undefined;
   /** Known when the SPV was named by its request (`spvr_…`): names resolve to slugs. */
   shareClasses?: readonly ShareClass[] | undefined;
 }
 
-/** Country name (any case) or code → ISO 3166-1 alpha-2, or `undefined`; from i18n-iso-countries. */
-export type CountryLookup = (name: string) => string | undefined;
-
-/** `--date-format`'s value, checked. */
-export function dateFormatOption(value: string | undefined): DateFormat {
-  if (value === undefined) return 'YYYY-MM-DD';
+/** `--date-format`'s value, checked; `undefined` (not given): each date column shows its format. */
+export function dateFormatOption(value: string | undefined): DateFormat | undefined {
+  if (value === undefined) return undefined;
   const format = DATE_FORMATS.find((candidate) => candidate === value.toUpperCase());
   if (format === undefined) {
     throw new UsageError(`--date-format '${value}': expected one of ${DATE_FORMATS.join(', ')}`);
@@ -50,35 +68,8 @@ export function dateFormatOption(value: string | undefined): DateFormat {
   return format;
 }
 
-/**
- * Loads the country names only when a file has a country column. The package's main entry registers every
- * language it ships (tens of milliseconds, once); importing its English JSON alone needs an import
- * attribute that the build's target rewrites into a form Node 22 refuses.
- */
-export async function loadCountryLookup(): Promise<CountryLookup> {
-  const { default: countries } = await import('i18n-iso-countries');
-  return (name) => {
-    if (/^[A-Za-z]{2}$/.test(name)) return countries.isValid(name) ? name.toUpperCase() : undefined;
-    if (/^[A-Za-z]{3}$/.test(name)) {
-      const code = countries.alpha3ToAlpha2(name.toUpperCase());
-      if (code !== undefined) return code;
-    }
-    return countries.getAlpha2Code(name, 'en');
-  };
-}
-
 /** A cell converted to what the API takes, or why it cannot be, in words that say what would fix it. */
 export type Converted = { value: string } | { problem: string };
-
-const DATE_SHAPES: Record<Exclude<DateFormat, 'YYYY-MM-DD'>, RegExp> = {
-  'DD/MM/YYYY': /^(?<day>\d{1,2})\/(?<month>\d{1,2})\/(?<year>\d{4})$/,
-  'MM/DD/YYYY': /^(?<month>\d{1,2})\/(?<day>\d{1,2})\/(?<year>\d{4})$/,
-  'DD.MM.YYYY': /^(?<day>\d{1,2})\.(?<month>\d{1,2})\.(?<year>\d{4})$/,
-};
-
-// Digits in groups of three split by one kind of separator (dot, space, no-break spaces), then `,decimals`.
-const COMMA_AMOUNT = /^\d{1,3}(?:([. \u00a0\u202f])\d{3}(?:\1\d{3})*)?(?:,\d+)?$|^\d+(?:,\d+)?$/;
-const SEPARATORS = /[. \u00a0\u202f]/g;
 
 /** `"value"` as messages quote it. */
 export function quoted(value: string): string {
@@ -86,28 +77,43 @@ export function quoted(value: string): string {
 }
 
 /**
- * The cell as the API takes it: dates reshaped by `--date-format`, amounts by `--decimal-comma`, country
- * names made codes. Without a flag only the safe conversions happen (country names); the schema judges
- * the result.
+ * The cell as the API takes it: dates and amounts read as their column shows (or as `--date-format` and
+ * `--decimal-comma` say), country and share class names made codes and slugs; the schema judges the
+ * result. `row` is the rest of the row (an amount's currency symbol must agree with its currency). A
+ * problem's words depend only on the value and the file, never on the row's place, so equal ones group.
  */
-export function convertValue(kind: ValueKind, value: string, context: ConvertContext): Converted {
+export function convertValue(
+  kind: ValueKind,
+  value: string,
+  context: ConvertContext,
+  row?: Record<string, unknown>,
+): Converted {
   switch (kind) {
     case 'date':
-      return convertDate(value, context.dateFormat);
+      return convertDate(value, context);
     case 'amount':
-      return convertAmount(value, context.decimalComma);
+      return convertAmount(value, context, rowCurrency(row));
     case 'shareClass':
       return convertShareClass(value, context.shareClasses);
     case 'country': {
       const code = context.countryCode?.(value);
       if (code !== undefined) return { value: code };
       return {
-        problem: `${quoted(value)} is not a country name or code; write its English name (Germany) or its two-letter ISO code (DE)`,
+        problem: `country ${quoted(value)} not recognised (names in English, French, German, Spanish, Italian or Dutch, or ISO codes); write its two-letter ISO code (DE)`,
       };
     }
     case 'email':
       return { value };
   }
+}
+
+function rowCurrency(row: Record<string, unknown> | undefined): string | undefined {
+  const lumpSum = row?.['lumpSum'];
+  const currency =
+    typeof lumpSum === 'object' && lumpSum !== null
+      ? (lumpSum as Record<string, unknown>)['currency']
+      : undefined;
+  return typeof currency === 'string' ? currency.toUpperCase() : undefined;
 }
 
 function convertShareClass(value: string, classes: readonly ShareClass[] | undefined): Converted {
@@ -132,45 +138,68 @@ export function describeShareClasses(classes: readonly ShareClass[]): string {
     .join(', ');
 }
 
-function convertDate(value: string, format: DateFormat): Converted {
-  if (format === 'YYYY-MM-DD') {
-    if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return { value };
-    const hint = likelyDateFormat(value);
+const ORDER_WORDS = { 'DD/MM/YYYY': 'the day first', 'MM/DD/YYYY': 'the month first' } as const;
+
+function convertDate(value: string, context: ConvertContext): Converted {
+  const forced = context.dateFormat;
+  if (forced !== undefined) {
+    const parts = datePartsAs(value, forced);
+    if (parts !== undefined) return { value: isoDate(parts) };
+    return { problem: `${quoted(value)} is not ${forced} (--date-format); write it as ${forced}` };
+  }
+  const readings = dateReadings(value);
+  const formats = Object.keys(readings) as DateFormat[];
+  const order = context.dateOrder;
+  const [only] = formats;
+  if (only === undefined) {
     return {
-      problem: `${quoted(value)} is not YYYY-MM-DD; ${hint === undefined ? 'write it as YYYY-MM-DD' : `add --date-format ${hint}`}`,
+      problem: `${quoted(value)} is not a date; write it as YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY or DD.MM.YYYY`,
     };
   }
-  const parts = DATE_SHAPES[format].exec(value)?.groups;
-  if (parts === undefined) {
-    return { problem: `${quoted(value)} is not ${format} (--date-format); write it as ${format}` };
+  if (formats.length === 1) {
+    if (order !== undefined && (only === 'DD/MM/YYYY' || only === 'MM/DD/YYYY') && only !== order.value) {
+      return {
+        problem: `${quoted(value)} has ${ORDER_WORDS[only]}, but this column writes ${ORDER_WORDS[order.value]} (${quoted(order.example)}, line ${order.line}); check it, or add --date-format`,
+      };
+    }
+    return { value: readings[only] as string };
   }
-  const pad = (text: string | undefined) => (text ?? '').padStart(2, '0');
-  return { value: `${parts['year']}-${pad(parts['month'])}-${pad(parts['day'])}` };
-}
-
-/** The `--date-format` a value is written in, when its shape says (`31/12/1980` is day first). */
-function likelyDateFormat(value: string): string | undefined {
-  if (/^\d{1,2}\.\d{1,2}\.\d{4}$/.test(value)) return 'DD.MM.YYYY';
-  const slashed = /^(\d{1,2})\/(\d{1,2})\/\d{4}$/.exec(value);
-  if (slashed === null) return undefined;
-  if (Number(slashed[1]) > 12) return 'DD/MM/YYYY';
-  if (Number(slashed[2]) > 12) return 'MM/DD/YYYY';
-  return 'DD/MM/YYYY (or MM/DD/YYYY, as the file writes dates)';
-}
-
-function convertAmount(value: string, decimalComma: boolean): Converted {
-  if (!decimalComma) {
-    if (/^\d+(\.\d+)?$/.test(value)) return { value };
-    const fix = /^[\d. \u00a0\u202f]+,\d+$/.test(value)
-      ? 'add --decimal-comma'
-      : /^\d{1,3}(,\d{3})+(\.\d+)?$/.test(value)
-        ? 'remove the thousands separators'
-        : 'write digits with an optional decimal point';
-    return { problem: `${quoted(value)} is not an amount like 25000.00; ${fix}` };
-  }
-  if (COMMA_AMOUNT.test(value)) return { value: value.replace(SEPARATORS, '').replace(',', '.') };
+  if (new Set(Object.values(readings)).size === 1) return { value: readings[only] as string };
+  if (order !== undefined) return { value: readings[order.value] as string };
   return {
-    problem: `${quoted(value)} is not an amount like 25.000,00 or 25 000,00 (--decimal-comma); write it so, or drop --decimal-comma`,
+    problem: `${quoted(value)} could have the day or the month first, and no date in this column has a day over 12 to tell; add --date-format DD/MM/YYYY or --date-format MM/DD/YYYY`,
+  };
+}
+
+const MARK_WORDS = { point: 'a decimal point', comma: 'a decimal comma' } as const;
+
+function convertAmount(value: string, context: ConvertContext, currency: string | undefined): Converted {
+  const cell = readAmount(value);
+  if (cell === undefined) {
+    return { problem: `${quoted(value)} is not an amount; write it like 25000.00, 25,000.00 or 25.000,00` };
+  }
+  if (cell.symbol !== undefined && currency !== undefined && !cell.currencies?.includes(currency)) {
+    return {
+      problem: `${quoted(value)} is written in ${cell.symbol}, which is not ${currency}, the row's currency`,
+    };
+  }
+  if (context.decimalComma) {
+    if (cell.comma !== undefined) return { value: cell.comma };
+    return {
+      problem: `${quoted(value)} is not an amount like 25.000,00 or 25 000,00 (--decimal-comma); write it so, or drop --decimal-comma`,
+    };
+  }
+  const shown = decimalMarkShown(cell);
+  const column = context.decimalMark;
+  if (shown !== undefined && column !== undefined && shown !== column.value) {
+    return {
+      problem: `${quoted(value)} has ${MARK_WORDS[shown]}, but this column's amounts have ${MARK_WORDS[column.value]} (${quoted(column.example)}, line ${column.line}); check it`,
+    };
+  }
+  if (!isAmbiguous(cell)) return { value: (cell.point ?? cell.comma) as string };
+  if (column !== undefined) return { value: cell[column.value] as string };
+  return {
+    problem: `${quoted(value)} could be ${cell.point} or ${cell.comma}, and no amount in this column shows which separator marks decimals; add --decimal-comma if the comma does, or write it without thousands separators`,
   };
 }
 
@@ -181,7 +210,8 @@ export function explainIssue(
   converted: string | undefined,
   message: string,
 ): string {
-  if (original === undefined) return `empty; ${message}`;
+  if (original === undefined)
+    return /received undefined/.test(message) ? 'empty, and required' : `empty; ${message}`;
   if (kind === 'date') {
     const shown = original === converted ? '' : ` (${converted})`;
     return `${quoted(original)}${shown} is not a real date; check the day and month`;
