@@ -167,7 +167,7 @@ export class PartnerEquity {
       }),
       rateLimiter,
       maxRateLimitWait: o.maxRateLimitWait,
-      isClosed: () => lifecycle.closed,
+      lifecycle,
     });
     // Credentials become a token manager over `requester` (the token route needs no bearer token); the key
     // is imported, or refused, here, once. Derived clients share it, and so share tokens.

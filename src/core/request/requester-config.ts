@@ -41,8 +41,9 @@ export interface RequesterConfig {
   rateLimiter?: RateLimiter | undefined;
   /** Longest total wait for the rate limit in one call, in ms. @default 60_000 */
   maxRateLimitWait?: number | undefined;
-  /** True once the client's `close()` was called: every call then fails with `ClientClosedError`. */
-  isClosed?: (() => boolean) | undefined;
+  /** `closed` once the client's `close()` was called (shared by derived clients): every call then fails
+   * with `ClientClosedError`. A field read on each call, not a call. */
+  lifecycle?: { readonly closed: boolean } | undefined;
   /** What bulk calls learned of the service's request-size limit; shared by `withOptions()` clients. */
   chunkFits?: ChunkFits | undefined;
 }

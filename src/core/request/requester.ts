@@ -238,7 +238,7 @@ export class Requester {
     const options = spec.options ?? {};
     const signal = options.signal;
     if (signal?.aborted) throw userAbortError(spec, signal);
-    if (config.isClosed?.()) throw new ClientClosedError(spec);
+    if (config.lifecycle?.closed === true) throw new ClientClosedError(spec);
 
     const headers = mergeHeaders(
       this.#baseHeaders,
