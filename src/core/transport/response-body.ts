@@ -49,8 +49,7 @@ export async function* boundedBody(source: Readable, facts: BodyFacts): AsyncIte
     source.destroy();
     throw new ResponseTooLargeError(limit);
   }
-  const decoders = decodersOf(facts.encoding);
-  yield* counted(decoders.length === 0 ? source : decode(source, decoders, limit), limit);
+  yield* counted(decode(source, decodersOf(facts.encoding), limit), limit);
 }
 
 async function* counted(source: AsyncIterable<Uint8Array>, limit: number): AsyncIterable<Uint8Array> {
@@ -62,7 +61,8 @@ async function* counted(source: AsyncIterable<Uint8Array>, limit: number): Async
   }
 }
 
-// pipeline() destroys every stage, the source included, when one fails or the reader stops early.
+// The bytes as received counted, then decoded (no decoder: as sent). pipeline() destroys every stage, the
+// source included, when one fails or the reader stops early.
 function decode(source: Readable, decoders: Transform[], limit: number): AsyncIterable<Uint8Array> {
   let received = 0;
   const sent = new Transform({
