@@ -135,5 +135,15 @@ export const importSubscriptions = command(
       valueName: '<file>',
       description: 'An `import investors --out` file: resolves partnerInvestorId to servicePersonId',
     },
+    currency: {
+      type: 'string',
+      valueName: '<ISO>',
+      description: 'The currency of rows that give none (a file with no currency column), e.g. EUR',
+    },
+    'share-class': {
+      type: 'string',
+      valueName: '<slug or name>',
+      description: 'The share class of rows that give none, by slug or by name ("Class A")',
+    },
   },
 );

@@ -69,7 +69,11 @@ export async function* checkedRows(source: RowSource): AsyncGenerator<CheckedRow
         rows = [];
       }
       if (columns === undefined) {
-        columns = mapColumns(record.cells, source.kind, source.maps);
+        const ignored = source.kind.ignoredColumns?.(record.cells) ?? [];
+        columns = mapColumns(record.cells, source.kind, [
+          ...ignored.map((name) => `${name}=`),
+          ...source.maps,
+        ]);
         source.kind.checkColumns?.(columns);
         context = await convertContext(source, columns);
         source.onColumns?.(columns);
@@ -151,7 +155,7 @@ function checkRow(
   const unconverted = problems.length === 0 ? undefined : new Set(problems.map(({ column }) => column));
   const unresolved = kind.resolve?.(row);
   if (unresolved !== undefined)
-    problems.push({ column: columns.columnOf(kind.extraFields[0] ?? ''), reason: unresolved });
+    problems.push({ column: columns.columnOf(unresolved.field), reason: unresolved.reason });
   const echo = kind.echoFields.map((field) => valueAt(row, field.split('.')));
   for (const field of kind.extraFields) delete row[field];
   const parsed = kind.schema.safeParse(row);
@@ -163,7 +167,8 @@ function checkRow(
   for (const issue of parsed.error.issues) {
     const field = issue.path.map(String).join('.');
     // The missing person id is already explained by the unresolved partnerInvestorId.
-    if (unresolved !== undefined && kind.substitutes[field] !== undefined) continue;
+    if (unresolved !== undefined && (kind.substitutes[field] !== undefined || unresolved.field === field))
+      continue;
     const column = field === '' ? '' : columns.columnOf(field);
     // A cell that could not be converted is already explained, with its value.
     if (unconverted?.has(column)) continue;

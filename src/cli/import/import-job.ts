@@ -3,6 +3,7 @@ import { formatError } from '../format-error.js';
 import { stderrLogger } from '../stderr-logger.js';
 import { type ColumnMap, describeColumns } from './columns.js';
 import { IMPORT_EXIT, ImportInputError } from './import-exit.js';
+import type { ImportKind } from './import-kind.js';
 import type { ImportIo, ImportJob, ImportRequest } from './import-request.js';
 import { investorsImport } from './investors-import.js';
 import { readPeople } from './people-file.js';
@@ -10,6 +11,7 @@ import { type ScanResult, scanRows } from './scan-rows.js';
 import { sendFile } from './send-file.js';
 import { resolveSpvTarget } from './spv-target.js';
 import { subscriptionsImport } from './subscriptions-import.js';
+import { convertValue, type ShareClass } from './value-formats.js';
 
 /**
  * The import itself: pass 1 checks the whole file locally (all `--check` does); pass 2 sends it in keyed
@@ -39,8 +41,20 @@ export async function runImportJob(job: ImportJob, io: ImportIo): Promise<number
         ? await resolveSpvTarget(client, job.spvSlug)
         : { spvSlug: job.spvSlug };
     if (target.note !== undefined && !json) io.stderr.write(`${target.note}\n`);
+    if (kindName === 'subscriptions' && client === undefined && !json && !quiet) {
+      io.stderr.write(
+        'no credentials: the SPV is not read, so its currency and share classes are not checked\n',
+      );
+    }
     const people = job.people === undefined ? undefined : await readPeople(job.people);
-    const kind = kindName === 'investors' ? investorsImport() : subscriptionsImport(target.spvSlug, people);
+    const kind =
+      kindName === 'investors'
+        ? investorsImport()
+        : subscriptionsImport(target.spvSlug, people, {
+            currency: job.currency,
+            shareClassSlug: shareClassOption(job.shareClass, target.shareClasses),
+            spvCurrency: target.currency,
+          });
     const spv = kindName === 'subscriptions' ? `:${encodeURIComponent(target.spvSlug)}` : '';
     request = {
       kindName,
@@ -51,7 +65,8 @@ export async function runImportJob(job: ImportJob, io: ImportIo): Promise<number
         maps: job.maps,
         formats: { dateFormat: job.dateFormat, decimalComma: job.decimalComma },
         shareClasses: target.shareClasses,
-        onColumns: check && !quiet ? (columns) => reportColumns(job.file, columns, json, io) : undefined,
+        onColumns:
+          check && !quiet ? (columns) => reportColumns(job.file, kind, columns, json, io) : undefined,
       },
       check,
       json,
@@ -96,9 +111,20 @@ export async function runImportJob(job: ImportJob, io: ImportIo): Promise<number
 }
 
 /** `--check` says how it read the header: lines on stderr, or one `columns` JSON line with `--json`. */
-function reportColumns(file: string, columns: ColumnMap, json: boolean, io: ImportIo): void {
+function reportColumns(
+  file: string,
+  kind: ImportKind,
+  columns: ColumnMap,
+  json: boolean,
+  io: ImportIo,
+): void {
+  const ignored = kind.ignoredColumns?.(columns.header) ?? [];
   if (!json) {
-    io.stderr.write(`${file}: columns read as\n${describeColumns(columns)}\n`);
+    const note =
+      ignored.length === 0
+        ? ''
+        : `investor columns not read (--with-investors reads them): ${ignored.map((name) => `'${name}'`).join(', ')}\n`;
+    io.stderr.write(`${file}: columns read as\n${describeColumns(columns)}\n${note}`);
     return;
   }
   const mapping = columns.header.map((header, index) => ({ header, field: columns.fields[index] ?? null }));
@@ -120,4 +146,16 @@ function reportCheck(request: ImportRequest, scan: ScanResult, io: ImportIo): nu
     );
   }
   return scan.bad > 0 ? IMPORT_EXIT.badInput : IMPORT_EXIT.done;
+}
+
+/** `--share-class` as a slug: a name or slug of the SPV's classes when they are known, else as given. */
+function shareClassOption(value: string | undefined, classes: readonly ShareClass[] | undefined) {
+  if (value === undefined) return undefined;
+  const converted = convertValue('shareClass', value, {
+    dateFormat: 'YYYY-MM-DD',
+    decimalComma: false,
+    shareClasses: classes,
+  });
+  if ('problem' in converted) throw new ImportInputError(`--share-class: ${converted.problem}`);
+  return converted.value;
 }

@@ -27,6 +27,12 @@ export interface ImportJob {
   /** An SPV slug, or an approved SPV request's slug (`spvr_…`). */
   spvSlug: string;
   people: string | undefined;
+  /** `--currency`: fills a subscriptions file's missing currency. */
+  currency?: string | undefined;
+  /** `--share-class`: a slug or a name, fills a subscriptions file's missing share class. */
+  shareClass?: string | undefined;
+  /** `--with-investors`: the subscriptions file's rows make (or match) their investors first. */
+  withInvestors?: boolean | undefined;
   check: boolean;
   json: boolean;
   quiet: boolean;

@@ -1,40 +1,84 @@
 import { BadRequestError } from '../../index.js';
 import { SubscriptionInput } from '../../schemas/subscriptions.js';
 import { UsageError } from '../usage-error.js';
+import { COMMON_HEADER_NAMES, headerKey } from './header-names.js';
 import type { ImportKind, RowOutcome } from './import-kind.js';
 
 // `subscriptions[3].lumpSum.value` (or `subscriptions.3.lumpSum.value`): the row and field a 400 names.
 const ATTRIBUTE = /^subscriptions(?:\[(\d+)\]|\.(\d+))\.?(.*)$/;
 
+/** What flags and the SPV's own record add to a subscriptions import. */
+export interface SubscriptionsOptions {
+  /** `--currency`: fills `lumpSum.currency` where the file has no value. */
+  currency?: string | undefined;
+  /** `--share-class`, as a slug: fills `shareClassSlug` where the file has no value. */
+  shareClassSlug?: string | undefined;
+  /** The SPV's currency, when it was read: a row in another is refused before anything is sent. */
+  spvCurrency?: string | undefined;
+  /** `--with-investors`: the investor columns are read (the investors step resolves the rows' ids). */
+  withInvestors?: boolean | undefined;
+}
+
+/** The investor fields a subscriptions sheet may carry beside its own (read with `--with-investors`). */
+export const INVESTOR_FIELDS = ['email', 'firstName', 'lastName', 'dateOfBirth', 'countryOfResidence'];
+
 /**
  * `import subscriptions <spv-slug>`: rows are `client.subscriptions.create` inputs. Investors are named by
- * `servicePersonId`, or by `partnerInvestorId` resolved through `people` (an investors results file).
+ * `servicePersonId`, or by `partnerInvestorId` resolved through `people` (an investors results file, or the
+ * investors step of `--with-investors`).
  */
 export function subscriptionsImport(
   spvSlug: string,
   people: ReadonlyMap<string, string> | undefined,
+  options: SubscriptionsOptions = {},
 ): ImportKind {
+  const filled = [
+    ...(options.currency === undefined ? [] : ['lumpSum.currency']),
+    ...(options.shareClassSlug === undefined ? [] : ['shareClassSlug']),
+  ];
+  const investorKeys = investorHeaderKeys();
   return {
     name: 'subscriptions',
     schema: SubscriptionInput,
-    aliases: {},
-    extraFields: ['partnerInvestorId'],
+    // Read with --with-investors (checked, converted, then left out of the subscription).
+    aliases: options.withInvestors === true ? investorAliases() : {},
+    extraFields: ['partnerInvestorId', ...(options.withInvestors === true ? INVESTOR_FIELDS : [])],
     substitutes: { servicePersonId: 'partnerInvestorId' },
+    filled,
     echoFields: ['partnerSubscriptionId', 'partnerInvestorId', 'servicePersonId'],
     idColumn: 'subscriptionSlug',
+    ignoredColumns(header) {
+      if (options.withInvestors === true) return [];
+      return header.filter((name) => investorKeys.has(headerKey(name)));
+    },
     checkColumns(columns) {
       if (people === undefined && columns.has('partnerInvestorId') && !columns.has('servicePersonId')) {
         throw new UsageError(
-          'the file names investors by partnerInvestorId: pass --people <file> (an `import investors --out` file)',
+          'the file names investors by partnerInvestorId: pass --with-investors (the same rows make the investors) or --people <file> (an `import investors --out` file)',
         );
       }
     },
     resolve(row) {
+      fill(row, options);
+      const currency = (row['lumpSum'] as { currency?: unknown } | undefined)?.currency;
+      if (options.spvCurrency !== undefined && typeof currency === 'string') {
+        if (currency.toUpperCase() !== options.spvCurrency) {
+          return {
+            field: 'lumpSum.currency',
+            reason: `'${currency}', but SPV ${spvSlug} takes ${options.spvCurrency} only`,
+          };
+        }
+      }
       const partnerInvestorId = row['partnerInvestorId'];
       if (row['servicePersonId'] !== undefined || typeof partnerInvestorId !== 'string') return undefined;
-      if (people === undefined) return 'no --people file to resolve this partnerInvestorId';
+      const field = 'partnerInvestorId';
+      if (people === undefined)
+        return { field, reason: 'no --people file to resolve this partnerInvestorId' };
       const personId = people.get(partnerInvestorId);
-      if (personId === undefined) return `'${partnerInvestorId}' has no servicePersonId in the --people file`;
+      if (personId === undefined) {
+        const where = options.withInvestors === true ? 'the investors step' : 'the --people file';
+        return { field, reason: `'${partnerInvestorId}' has no servicePersonId in ${where}` };
+      }
       row['servicePersonId'] = personId;
       return undefined;
     },
@@ -86,4 +130,25 @@ function refused(error: unknown, rowCount: number): RowOutcome[] | undefined {
           },
         };
   });
+}
+
+/** `--currency` and `--share-class` into a row that has no value of its own. */
+function fill(row: Record<string, unknown>, options: SubscriptionsOptions): void {
+  if (options.currency !== undefined) {
+    const lumpSum = (row['lumpSum'] ??= {}) as Record<string, unknown>;
+    lumpSum['currency'] ??= options.currency;
+  }
+  if (options.shareClassSlug !== undefined) row['shareClassSlug'] ??= options.shareClassSlug;
+}
+
+/** The investors' common header names (as {@link headerKey}s) of the investor fields a sheet may carry. */
+function investorAliases(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(COMMON_HEADER_NAMES.investors).filter(([, field]) => INVESTOR_FIELDS.includes(field)),
+  );
+}
+
+/** Every header key an investor column goes by: its field names and common names. */
+function investorHeaderKeys(): Set<string> {
+  return new Set([...INVESTOR_FIELDS.map(headerKey), ...Object.keys(investorAliases())]);
 }

@@ -1,0 +1,95 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli-process.js';
+import {
+  IMPORT_TIMEOUT_MS,
+  type ImportFake,
+  newPartner,
+  requestsTo,
+  startImportFake,
+} from './import-fake.js';
+
+// Issue 49, "One sheet, both steps": a subscriptions sheet as exported, with its investor columns, and
+// neither a currency nor a share class column.
+let env: ImportFake;
+beforeAll(async () => {
+  env = await startImportFake({ seed: { spvs: [{ currency: 'EUR' }, { currency: 'USD' }] } });
+});
+afterAll(() => env.close());
+
+async function partnerSpvs() {
+  const partner = await newPartner(env);
+  const spvs = env.fake.admin.snapshot().spvs.filter((spv) => spv.clientId === partner.clientId);
+  const spv = (currency: string) => spvs.find((candidate) => candidate.currency === currency)!;
+  return { partner, eur: spv('EUR'), usd: spv('USD') };
+}
+
+describe('import subscriptions: one sheet', { timeout: IMPORT_TIMEOUT_MS }, () => {
+  it('--check reads the SPV, refuses rows in another currency by line, and lists the investor columns it ignores', async () => {
+    const { partner, eur } = await partnerSpvs();
+    const file = join(env.dir, `sheet-${partner.clientId}.csv`);
+    await writeFile(
+      file,
+      [
+        'Person ID,E-mail,Country,Currency,Amount,Share class',
+        'per_1,ada@example.com,DE,EUR,25000.00,Class A',
+        'per_2,bob@example.com,FR,USD,1000.00,Class A',
+        'per_3,cy@example.com,Belgique,eur,500,Class A',
+        '',
+      ].join('\n'),
+    );
+    const before = env.fake.requests.length;
+    const { status, stdout, stderr } = await runCli(['import', 'subscriptions', eur.slug, file, '--check'], {
+      env: partner.env,
+    });
+    expect(stdout).toBe(`line 3: Currency: 'USD', but SPV ${eur.slug} takes EUR only\n`);
+    expect(stderr).toContain("investor columns not read (--with-investors reads them): 'E-mail', 'Country'");
+    expect(status).toBe(4);
+    // Reads only: the SPV was looked up, nothing was written.
+    const writes = env.fake.requests.slice(before).filter((request) => request.method === 'POST');
+    expect(writes.map((request) => request.path)).toEqual(['/v1/oauth2/tokens']);
+    expect(requestsTo(env.fake, /^\/v1\/spv-requests/, before).length).toBeGreaterThan(0);
+  });
+
+  it('--currency and --share-class (by name) fill columns the file lacks', async () => {
+    const { partner, usd } = await partnerSpvs();
+    const file = join(env.dir, `nocurrency-${partner.clientId}.csv`);
+    const people = await partner.client.investors.create(
+      [1, 2].map((i) => ({
+        partnerInvestorId: `inv-${i}`,
+        email: `ada${i}@example.com`,
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        dateOfBirth: '1980-12-31',
+        countryOfResidence: 'GB',
+      })),
+    );
+    const [one, two] = people.results.map((row) => row.servicePersonId ?? '');
+    await writeFile(file, `Person ID,Amount,Your reference\n${one},25000.00,ref-1\n${two},100,ref-2\n`);
+    const { status, stderr } = await runCli(
+      ['import', 'subscriptions', usd.slug, file, '--currency', 'usd', '--share-class', 'class a', '--quiet'],
+      { env: partner.env },
+    );
+    expect({ status, stderr }).toEqual({ status: 0, stderr: '' });
+    const made = env.fake.admin
+      .snapshot()
+      .subscriptions.filter((subscription) => subscription.spvSlug === usd.slug);
+    expect(made.map((s) => [s.partnerSubscriptionId, s.lumpSum.currency, s.shareClassSlug])).toEqual([
+      ['ref-1', 'USD', usd.shareClasses[0]?.slug],
+      ['ref-2', 'USD', usd.shareClasses[0]?.slug],
+    ]);
+  });
+
+  it('--share-class naming no class of the SPV is refused before anything is sent', async () => {
+    const { partner, eur } = await partnerSpvs();
+    const file = join(env.dir, `badclass-${partner.clientId}.csv`);
+    await writeFile(file, 'Person ID,Amount\nper_1,25000.00\n');
+    const { status, stderr } = await runCli(
+      ['import', 'subscriptions', eur.slug, file, '--currency', 'EUR', '--share-class', 'Class Z'],
+      { env: partner.env },
+    );
+    expect(stderr).toContain('--share-class: "Class Z" is not a share class of this SPV');
+    expect(status).toBe(4);
+  });
+});
