@@ -166,6 +166,7 @@ describe('the spreadsheet journey, with the CLI against the mock', () => {
         spvRequestSlug: request.spvRequestSlug,
         status: 'approved',
         name: 'Acme Growth SPV I',
+        currency: 'EUR',
         spvSlug,
         shareClasses: [{ slug: expect.any(String), name: 'Class A' }],
       },

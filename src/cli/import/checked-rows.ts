@@ -22,6 +22,8 @@ export interface RowProblem {
 export interface CheckedRow {
   /** Line of the file the row starts on. */
   line: number;
+  /** The row's cells as the file has them (the results file repeats them). */
+  cells: readonly string[];
   /** The values of the kind's `echoFields`, for the results file. */
   echo: string[];
   /** The row as the SDK takes it, when it passed. */
@@ -144,6 +146,7 @@ function checkRow(
   if (cells.length < width || hasCellPast(cells, width)) {
     return {
       line,
+      cells,
       echo: kind.echoFields.map(() => ''),
       problems: [{ column: '', reason: `has ${cells.length} cells, the header has ${width}` }],
     };
@@ -161,8 +164,8 @@ function checkRow(
   const parsed = kind.schema.safeParse(row);
   if (parsed.success) {
     return problems.length === 0
-      ? { line, echo, input: parsed.data, trimmed }
-      : { line, echo, problems, trimmed };
+      ? { line, cells, echo, input: parsed.data, trimmed }
+      : { line, cells, echo, problems, trimmed };
   }
   for (const issue of parsed.error.issues) {
     const field = issue.path.map(String).join('.');
@@ -184,7 +187,7 @@ function checkRow(
           );
     problems.push({ column, reason });
   }
-  return { line, echo, problems, trimmed };
+  return { line, cells, echo, problems, trimmed };
 }
 
 function hasCellPast(cells: readonly string[], width: number): boolean {

@@ -7,6 +7,7 @@ import type { ImportKind } from './import-kind.js';
 import type { ImportIo, ImportJob, ImportRequest } from './import-request.js';
 import { investorsImport } from './investors-import.js';
 import { readPeople } from './people-file.js';
+import { detectDelimiter } from './read-csv.js';
 import { type ScanResult, scanRows } from './scan-rows.js';
 import { sendFile } from './send-file.js';
 import { resolveSpvTarget } from './spv-target.js';
@@ -68,6 +69,7 @@ export async function runImportJob(job: ImportJob, io: ImportIo): Promise<number
         onColumns:
           check && !quiet ? (columns) => reportColumns(job.file, kind, columns, json, io) : undefined,
       },
+      delimiter: job.delimiter ?? (await detectDelimiter(job.file).catch(() => ',')),
       check,
       json,
       quiet,

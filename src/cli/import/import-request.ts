@@ -9,6 +9,8 @@ import type { DateFormat } from './value-formats.js';
 export interface ImportRequest
   extends Pick<ImportJob, 'kindName' | 'check' | 'json' | 'quiet' | 'out' | 'chunkSize' | 'concurrency'> {
   source: RowSource;
+  /** The input's delimiter (given or detected): the results CSV uses it too. */
+  delimiter: string;
   /** Prefix of every chunk's idempotency key. */
   namespace: string;
   stopRequested(): boolean;

@@ -13,6 +13,7 @@ import type { CliIo } from '../command.js';
 import { CommandError, UsageError } from '../usage-error.js';
 import type { ImportIo, ImportJob } from './import-request.js';
 import { MAX_PEOPLE_FILE_BYTES } from './people-file.js';
+import { isWorkbookPath } from './results-file.js';
 
 // Why a thread: V8 sizes a heap from the garbage that survives it, not from what stays alive. An import
 // keeps little alive (the chunks in flight: a few MB), but every chunk survives a few young-generation
@@ -32,13 +33,21 @@ const OLD_BASE_MB = 48;
 const BYTES_PER_ROW_IN_FLIGHT = 4096;
 /** A `--people` map holds every investor of that file: about this many times its size on disk. */
 const PEOPLE_BYTES_PER_FILE_BYTE = 4;
+/** An `.xlsx` results file: its rows as strings, then the workbook's XML and zip. */
+const WORKBOOK_BYTES_PER_FILE_BYTE = 12;
 
 /** The heap limits of the import's thread for this job. */
 export async function importLimits(job: ImportJob): Promise<ResourceLimits> {
   // The chunks in flight, the one filling, the one being written out, and their request and answer bodies.
   const rows = job.chunkSize * (job.concurrency + 2);
   const people = job.people === undefined ? 0 : Math.min(await fileSize(job.people), MAX_PEOPLE_FILE_BYTES);
-  const bytes = rows * BYTES_PER_ROW_IN_FLIGHT + people * PEOPLE_BYTES_PER_FILE_BYTE;
+  // An `.xlsx` results file is held until the end: every row's cells and outcome, about so many times
+  // the input's size.
+  const workbook = job.out !== undefined && isWorkbookPath(job.out) ? await fileSize(job.file) : 0;
+  const bytes =
+    rows * BYTES_PER_ROW_IN_FLIGHT +
+    people * PEOPLE_BYTES_PER_FILE_BYTE +
+    workbook * WORKBOOK_BYTES_PER_FILE_BYTE;
   return {
     maxYoungGenerationSizeMb: YOUNG_MB,
     maxOldGenerationSizeMb: OLD_BASE_MB + Math.ceil(bytes / (1024 * 1024)),

@@ -32,7 +32,7 @@ export function delimiterOption(value: string | undefined): string | undefined {
 }
 
 /** `;` when the header line holds more semicolons than commas, else `,` (the header has no quoted text). */
-async function detectDelimiter(path: string): Promise<string> {
+export async function detectDelimiter(path: string): Promise<string> {
   const file = await open(path, 'r');
   try {
     const { buffer, bytesRead } = await file.read({ buffer: Buffer.alloc(64 * 1024) });

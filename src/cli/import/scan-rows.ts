@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { type CheckedRow, checkedRows, type RowSource } from './checked-rows.js';
+import type { ColumnMap } from './columns.js';
 import type { ImportIo } from './import-request.js';
 
 /** What the check pass found. */
@@ -12,6 +13,8 @@ export interface ScanResult {
   stopped: boolean;
   /** Cells whose surrounding spaces were trimmed. */
   trimmed: number;
+  /** How the header was read (undefined for a file with no header line). */
+  columns?: ColumnMap | undefined;
 }
 
 /** How the check pass reports bad rows: every one (`--check`), or none (before an import). */
@@ -34,7 +37,11 @@ function badRowLine(row: CheckedRow): string {
  */
 export async function scanRows(options: ScanOptions): Promise<ScanResult> {
   const result: ScanResult = { total: 0, bad: 0, stopped: false, trimmed: 0 };
-  for await (const rows of checkedRows(options)) {
+  const onColumns = (columns: ColumnMap) => {
+    result.columns = columns;
+    options.onColumns?.(columns);
+  };
+  for await (const rows of checkedRows({ ...options, onColumns })) {
     for (const row of rows) {
       if (options.stopRequested()) {
         result.stopped = true;

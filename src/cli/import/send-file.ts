@@ -3,7 +3,7 @@ import { formatError } from '../format-error.js';
 import { IMPORT_EXIT } from './import-exit.js';
 import type { ImportIo, ImportRequest } from './import-request.js';
 import { type ImportCounts, Progress, type ProgressMode } from './progress.js';
-import { ResultsFile, resultCells, resultColumns } from './results-file.js';
+import { ResultsFile, resultCells, resultsLayout } from './results-file.js';
 import type { ScanResult } from './scan-rows.js';
 import { sendRows } from './send-rows.js';
 
@@ -29,8 +29,11 @@ export async function sendFile(
   io: ImportIo,
 ): Promise<number> {
   const { kind, file } = request.source;
+  const layout = scan.columns === undefined ? undefined : resultsLayout(kind, scan.columns);
   const results =
-    request.out === undefined ? undefined : await ResultsFile.create(request.out, resultColumns(kind));
+    request.out === undefined || layout === undefined
+      ? undefined
+      : await ResultsFile.create(request.out, layout.header, { delimiter: request.delimiter });
   const progress = new Progress(io, progressMode(request, io));
   const counts: ImportCounts = { done: 0, total: scan.total, failed: 0 };
   let ended: Awaited<ReturnType<typeof sendRows>>;
@@ -48,7 +51,11 @@ export async function sendFile(
         for (const report of reports)
           if (report.fittedRows !== undefined) counts.fittedRows = report.fittedRows;
         counts.failed += outcomes.filter((outcome) => outcome.error !== undefined).length;
-        await results?.write(rows.map((row, index) => resultCells(row, outcomes[index] ?? { status: '' })));
+        if (results !== undefined && layout !== undefined) {
+          await results.write(
+            rows.map((row, index) => resultCells(layout, row, outcomes[index] ?? { status: '' })),
+          );
+        }
         progress.update(counts);
       },
     });

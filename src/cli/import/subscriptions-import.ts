@@ -135,8 +135,8 @@ function refused(error: unknown, rowCount: number): RowOutcome[] | undefined {
 /** `--currency` and `--share-class` into a row that has no value of its own. */
 function fill(row: Record<string, unknown>, options: SubscriptionsOptions): void {
   if (options.currency !== undefined) {
-    const lumpSum = (row['lumpSum'] ??= {}) as Record<string, unknown>;
-    lumpSum['currency'] ??= options.currency;
+    row['lumpSum'] ??= {};
+    (row['lumpSum'] as Record<string, unknown>)['currency'] ??= options.currency;
   }
   if (options.shareClassSlug !== undefined) row['shareClassSlug'] ??= options.shareClassSlug;
 }
