@@ -1,5 +1,13 @@
-import { NotFoundError, type PartnerEquity } from '../../index.js';
+import {
+  APIConnectionError,
+  InternalServerError,
+  NotFoundError,
+  type PartnerEquity,
+  type PartnerEquityError,
+  RateLimitError,
+} from '../../index.js';
 import { formatError } from '../format-error.js';
+import { FailureReasons } from './failure-reasons.js';
 import { IMPORT_EXIT } from './import-exit.js';
 import type { ImportIo, ImportRequest } from './import-request.js';
 import { type ImportCounts, Progress, type ProgressMode } from './progress.js';
@@ -36,6 +44,7 @@ export async function sendFile(
       : await ResultsFile.create(request.out, layout.header, { delimiter: request.delimiter });
   const progress = new Progress(io, progressMode(request, io));
   const counts: ImportCounts = { done: 0, total: scan.total, failed: 0 };
+  const reasons = new FailureReasons();
   let ended: Awaited<ReturnType<typeof sendRows>>;
   try {
     ended = await sendRows({
@@ -50,7 +59,11 @@ export async function sendFile(
         // Chunks the service refused as too large were split: the progress line says what size worked.
         for (const report of reports)
           if (report.fittedRows !== undefined) counts.fittedRows = report.fittedRows;
-        counts.failed += outcomes.filter((outcome) => outcome.error !== undefined).length;
+        outcomes.forEach((outcome, index) => {
+          if (outcome.error === undefined) return;
+          counts.failed += 1;
+          reasons.add(outcome.error, rows[index]?.line ?? 0);
+        });
         if (results !== undefined && layout !== undefined) {
           await results.write(
             rows.map((row, index) => resultCells(layout, row, outcomes[index] ?? { status: '' })),
@@ -81,6 +94,7 @@ export async function sendFile(
       succeeded: counts.done - counts.failed,
       seconds: Math.round(progress.seconds * 1000) / 1000,
       out: request.out,
+      reasons: reasons.json(),
     };
     io.stdout.write(`${JSON.stringify(summary)}\n`);
   }
@@ -92,8 +106,11 @@ export async function sendFile(
       );
     }
     // Rows of chunks the error refused count as failed: "done" is only what the API did.
+    const next = isTransient(ended.fatal)
+      ? 'the service was unavailable; run the same command again (rows done are replayed, not created again)'
+      : 'fix the cause and run the same command again';
     io.stderr.write(
-      `Stopped with ${n(counts.done - counts.failed)} of ${n(counts.total)} rows done${where}; fix the cause and run the same command again.\n`,
+      `Stopped with ${n(counts.done - counts.failed)} of ${n(counts.total)} rows done${where}; ${next}.\n`,
     );
     return 1;
   }
@@ -103,6 +120,14 @@ export async function sendFile(
         'chunks already sent are replayed by the API (for 24 hours), not created again.\n',
     );
     return SIGNAL_EXIT[request.signal() ?? 'SIGINT'] ?? IMPORT_EXIT.interrupted;
+  }
+  if (!request.json && counts.failed > 0) {
+    io.stderr.write(reasons.describe());
+    if (reasons.allTransient()) {
+      io.stderr.write(
+        'The service was unavailable for these rows: run the same command again (rows done are replayed, not created again).\n',
+      );
+    }
   }
   if (!request.json && !request.quiet) {
     const seconds = progress.seconds.toFixed(1);
@@ -114,4 +139,13 @@ export async function sendFile(
     );
   }
   return counts.failed > 0 ? IMPORT_EXIT.rowsFailed : IMPORT_EXIT.done;
+}
+
+/** An error a later run may not get: the service down or busy, or the network. */
+function isTransient(error: PartnerEquityError): boolean {
+  return (
+    error instanceof InternalServerError ||
+    error instanceof APIConnectionError ||
+    error instanceof RateLimitError
+  );
 }

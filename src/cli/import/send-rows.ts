@@ -67,6 +67,9 @@ export async function sendRows(plan: SendPlan): Promise<SendOutcome> {
         const final = rows.map((row, i) =>
           row.problems === undefined ? (outcomes[i] as RowOutcome) : invalidOutcome(row.problems),
         );
+        // One request for the chunk: its rows are the chunk's sent rows, so an index the service names
+        // is a line of the file.
+        if (reports.length === 1) withFileLines(final, rows);
         await plan.onChunk(rows, final, reports);
       },
     });
@@ -79,4 +82,22 @@ export async function sendRows(plan: SendPlan): Promise<SendOutcome> {
   }
   result.stopped = plan.stopRequested();
   return result;
+}
+
+// "appears at index 3 of this call": a row of the request, counted from 0.
+const REQUEST_INDEX = /\bindex (\d+)\b/g;
+
+/** Adds the file line to each request index a row's message names: `index 3 (line 5 of the file)`. */
+export function withFileLines(outcomes: RowOutcome[], rows: readonly CheckedRow[]): void {
+  const sent = rows.filter((row) => row.problems === undefined);
+  outcomes.forEach((outcome, position) => {
+    const error = outcome.error;
+    if (error === undefined || !error.message.includes('index ')) return;
+    const message = error.message.replace(REQUEST_INDEX, (text, index: string) => {
+      const line = sent[Number(index)]?.line;
+      return line === undefined ? text : `${text} (line ${line} of the file)`;
+    });
+    // A copy: one error object may stand for several rows.
+    outcomes[position] = { ...outcome, error: { ...error, message } };
+  });
 }
