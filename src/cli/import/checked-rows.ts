@@ -1,6 +1,7 @@
 import { type ColumnMap, mapColumns, rowObject, trimmedCells } from './columns.js';
 import type { ImportKind, RowOutcome } from './import-kind.js';
 import { readCsv } from './read-csv.js';
+import { RowChecks, type RowProblem } from './row-checks.js';
 import {
   type ConvertContext,
   convertValue,
@@ -11,12 +12,7 @@ import {
   type ValueFormats,
 } from './value-formats.js';
 
-/** One problem of a row, as `--check` prints it. */
-export interface RowProblem {
-  /** The column at fault, as the header names it (`''` for the row as a whole). */
-  column: string;
-  reason: string;
-}
+export type { RowProblem };
 
 /** One data row after the local check: what to send, or why not. */
 export interface CheckedRow {
@@ -29,6 +25,8 @@ export interface CheckedRow {
   /** The row as the SDK takes it, when it passed. */
   input?: Record<string, unknown>;
   problems?: RowProblem[];
+  /** What may fail at the service, though the row passes here (an empty optional cell…). */
+  warnings?: RowProblem[];
   /** Cells whose surrounding spaces were trimmed. */
   trimmed?: number;
 }
@@ -63,6 +61,7 @@ const BATCH_ROWS = 64;
 export async function* checkedRows(source: RowSource): AsyncGenerator<CheckedRow[]> {
   let columns: ColumnMap | undefined;
   let context: ConvertContext | undefined;
+  let checks: RowChecks | undefined;
   for await (const records of readCsv(source.file, source.delimiter)) {
     let rows: CheckedRow[] = [];
     for (const record of records) {
@@ -78,11 +77,21 @@ export async function* checkedRows(source: RowSource): AsyncGenerator<CheckedRow
         ]);
         source.kind.checkColumns?.(columns);
         context = await convertContext(source, columns);
+        checks = new RowChecks(source.kind, columns);
         source.onColumns?.(columns);
         continue;
       }
       if (record.cells.every((cell) => cell.trim() === '')) continue;
-      rows.push(checkRow(source.kind, columns, context as ConvertContext, record.line, record.cells));
+      rows.push(
+        checkRow(
+          source.kind,
+          columns,
+          context as ConvertContext,
+          checks as RowChecks,
+          record.line,
+          record.cells,
+        ),
+      );
     }
     if (rows.length > 0) yield rows;
   }
@@ -138,10 +147,13 @@ function checkRow(
   kind: ImportKind,
   columns: ColumnMap,
   context: ConvertContext,
+  checks: RowChecks,
   line: number,
   cells: string[],
 ): CheckedRow {
   const width = columns.header.length;
+  const footer = checks.footer(cells);
+  if (footer !== undefined) return { line, cells, echo: kind.echoFields.map(() => ''), problems: [footer] };
   // Cells past the header's last column are fine when empty (a trailing delimiter).
   if (cells.length < width || hasCellPast(cells, width)) {
     return {
@@ -155,6 +167,8 @@ function checkRow(
   const trimmed = trimmedCells(cells, columns);
   const problems: RowProblem[] = [];
   const originals = convertRow(row, columns, context, problems);
+  const warnings: RowProblem[] = [];
+  checks.check(row, line, problems, warnings);
   const unconverted = problems.length === 0 ? undefined : new Set(problems.map(({ column }) => column));
   const unresolved = kind.resolve?.(row);
   if (unresolved !== undefined)
@@ -163,9 +177,10 @@ function checkRow(
   for (const field of kind.extraFields) delete row[field];
   const parsed = kind.schema.safeParse(row);
   if (parsed.success) {
+    const warned = warnings.length === 0 ? {} : { warnings };
     return problems.length === 0
-      ? { line, cells, echo, input: parsed.data, trimmed }
-      : { line, cells, echo, problems, trimmed };
+      ? { line, cells, echo, input: parsed.data, trimmed, ...warned }
+      : { line, cells, echo, problems, trimmed, ...warned };
   }
   for (const issue of parsed.error.issues) {
     const field = issue.path.map(String).join('.');
@@ -187,7 +202,7 @@ function checkRow(
           );
     problems.push({ column, reason });
   }
-  return { line, cells, echo, problems, trimmed };
+  return { line, cells, echo, problems, trimmed, ...(warnings.length === 0 ? {} : { warnings }) };
 }
 
 function hasCellPast(cells: readonly string[], width: number): boolean {

@@ -105,6 +105,9 @@ export async function runImportJob(job: ImportJob, io: ImportIo): Promise<number
       `${scan.bad.toLocaleString('en')} row(s) fail the local check and will not be sent (see --check)\n`,
     );
   }
+  if (!quiet && !json && scan.warned > 0) {
+    io.stderr.write(`${scan.warned.toLocaleString('en')} row(s) pass with warnings (see --check)\n`);
+  }
   try {
     return await sendFile(request, scan, client, io);
   } finally {
@@ -137,14 +140,18 @@ function reportCheck(request: ImportRequest, scan: ScanResult, io: ImportIo): nu
   const file = request.source.file;
   if (request.json) {
     io.stdout.write(
-      `${JSON.stringify({ type: 'summary', file, total: scan.total, bad: scan.bad, sent: 0 })}\n`,
+      `${JSON.stringify({ type: 'summary', file, total: scan.total, bad: scan.bad, warned: scan.warned, sent: 0 })}\n`,
     );
   } else if (!request.quiet) {
     const verdict = scan.bad === 0 ? 'every row passes' : `${scan.bad.toLocaleString('en')} bad row(s)`;
     const trimmed =
       scan.trimmed > 0 ? `; spaces trimmed around ${scan.trimmed.toLocaleString('en')} value(s)` : '';
+    const warned =
+      scan.warned > 0
+        ? `; ${scan.warned.toLocaleString('en')} row(s) with warnings (the service may refuse them)`
+        : '';
     io.stderr.write(
-      `${file}: ${scan.total.toLocaleString('en')} rows, ${verdict}${trimmed}; nothing was sent\n`,
+      `${file}: ${scan.total.toLocaleString('en')} rows, ${verdict}${warned}${trimmed}; nothing was sent\n`,
     );
   }
   return scan.bad > 0 ? IMPORT_EXIT.badInput : IMPORT_EXIT.done;
