@@ -135,6 +135,11 @@ export const importSubscriptions = command(
       valueName: '<file>',
       description: 'An `import investors --out` file: resolves partnerInvestorId to servicePersonId',
     },
+    'with-investors': {
+      type: 'boolean',
+      description:
+        "Create (or match) each row's investor from the sheet's investor columns first, then its subscription",
+    },
     currency: {
       type: 'string',
       valueName: '<ISO>',

@@ -1,14 +1,18 @@
 import type { LogLevel } from '../../core/logging/logger.js';
 import type { CliIo } from '../command.js';
 import type { readCredentials } from '../credentials.js';
-import type { RowSource } from './checked-rows.js';
-import type { ImportKindName } from './import-kind.js';
+import type { CheckedRow, RowSource } from './checked-rows.js';
+import type { ImportKindName, RowOutcome } from './import-kind.js';
 import type { DateFormat } from './value-formats.js';
 
 /** Everything `partner-equity import <kind>` was asked to do, checked. */
 export interface ImportRequest
   extends Pick<ImportJob, 'kindName' | 'check' | 'json' | 'quiet' | 'out' | 'chunkSize' | 'concurrency'> {
   source: RowSource;
+  /** How the summary names what was imported (default: the file). */
+  label?: string | undefined;
+  /** Each row's outcome as its chunk finishes (the investors step of `--with-investors` keeps the ids). */
+  onRow?: ((row: CheckedRow, outcome: RowOutcome) => void) | undefined;
   /** The input's delimiter (given or detected): the results CSV uses it too. */
   delimiter: string;
   /** Prefix of every chunk's idempotency key. */

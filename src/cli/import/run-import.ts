@@ -30,6 +30,9 @@ export async function runImport(kindName: ImportKindName, values: OptionValues, 
   const dateFormat = dateFormatOption(stringValue(values, 'date-format'));
   const spvSlug = stringValue(values, 'spv-slug') ?? '';
   const currency = currencyOption(stringValue(values, 'currency'));
+  if (flag(values, 'with-investors') && stringValue(values, 'people') !== undefined) {
+    throw new UsageError('give --with-investors (the rows make their investors) or --people, not both');
+  }
   // Credentials first, so a missing one fails before a long check pass. --check on investors needs none;
   // on subscriptions it reads the SPV (its currency and share classes) when it can, and must for spvr_….
   const credentials =

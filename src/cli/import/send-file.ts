@@ -37,6 +37,7 @@ export async function sendFile(
   io: ImportIo,
 ): Promise<number> {
   const { kind, file } = request.source;
+  const label = request.label ?? file;
   const layout = scan.columns === undefined ? undefined : resultsLayout(kind, scan.columns);
   const results =
     request.out === undefined || layout === undefined
@@ -60,6 +61,8 @@ export async function sendFile(
         for (const report of reports)
           if (report.fittedRows !== undefined) counts.fittedRows = report.fittedRows;
         outcomes.forEach((outcome, index) => {
+          const row = rows[index];
+          if (row !== undefined) request.onRow?.(row, outcome);
           if (outcome.error === undefined) return;
           counts.failed += 1;
           reasons.add(outcome.error, rows[index]?.line ?? 0);
@@ -134,8 +137,8 @@ export async function sendFile(
     const tail = counts.failed === 0 ? '' : request.out === undefined ? ' (--out <file> lists them)' : where;
     io.stderr.write(
       counts.failed === counts.total && counts.total > 0
-        ? `Imported nothing from ${file}: every one of its ${n(counts.total)} rows failed${tail}, in ${seconds} s\n`
-        : `Imported ${file}: ${n(counts.done - counts.failed)} of ${n(counts.total)} rows done, ${n(counts.failed)} failed${tail}, in ${seconds} s\n`,
+        ? `Imported nothing from ${label}: every one of its ${n(counts.total)} rows failed${tail}, in ${seconds} s\n`
+        : `Imported ${label}: ${n(counts.done - counts.failed)} of ${n(counts.total)} rows done, ${n(counts.failed)} failed${tail}, in ${seconds} s\n`,
     );
   }
   return counts.failed > 0 ? IMPORT_EXIT.rowsFailed : IMPORT_EXIT.done;

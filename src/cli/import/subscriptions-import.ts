@@ -1,6 +1,7 @@
 import { BadRequestError } from '../../index.js';
 import { SubscriptionInput } from '../../schemas/subscriptions.js';
 import { UsageError } from '../usage-error.js';
+import { fieldPaths } from './columns.js';
 import { COMMON_HEADER_NAMES, headerKey } from './header-names.js';
 import type { ImportKind, RowOutcome } from './import-kind.js';
 
@@ -19,6 +20,11 @@ export interface SubscriptionsOptions {
   withInvestors?: boolean | undefined;
 }
 
+/** `partnerInvestorId → servicePersonId`: a `--people` file, or what the investors step made. */
+export interface PeopleLookup {
+  get(partnerInvestorId: string): string | undefined;
+}
+
 /** The investor fields a subscriptions sheet may carry beside its own (read with `--with-investors`). */
 export const INVESTOR_FIELDS = ['email', 'firstName', 'lastName', 'dateOfBirth', 'countryOfResidence'];
 
@@ -29,7 +35,7 @@ export const INVESTOR_FIELDS = ['email', 'firstName', 'lastName', 'dateOfBirth',
  */
 export function subscriptionsImport(
   spvSlug: string,
-  people: ReadonlyMap<string, string> | undefined,
+  people: PeopleLookup | undefined,
   options: SubscriptionsOptions = {},
 ): ImportKind {
   const filled = [
@@ -40,17 +46,14 @@ export function subscriptionsImport(
   return {
     name: 'subscriptions',
     schema: SubscriptionInput,
-    // Read with --with-investors (checked, converted, then left out of the subscription).
-    aliases: options.withInvestors === true ? investorAliases() : {},
-    extraFields: ['partnerInvestorId', ...(options.withInvestors === true ? INVESTOR_FIELDS : [])],
+    aliases: {},
+    extraFields: ['partnerInvestorId'],
     substitutes: { servicePersonId: 'partnerInvestorId' },
     filled,
     echoFields: ['partnerSubscriptionId', 'partnerInvestorId', 'servicePersonId'],
     idColumn: 'subscriptionSlug',
-    ignoredColumns(header) {
-      if (options.withInvestors === true) return [];
-      return header.filter((name) => investorKeys.has(headerKey(name)));
-    },
+    // The investors step reads them with --with-investors; this step never does.
+    ignoredColumns: (header) => header.filter((name) => investorKeys.has(headerKey(name))),
     checkColumns(columns) {
       if (people === undefined && columns.has('partnerInvestorId') && !columns.has('servicePersonId')) {
         throw new UsageError(
@@ -76,8 +79,11 @@ export function subscriptionsImport(
         return { field, reason: 'no --people file to resolve this partnerInvestorId' };
       const personId = people.get(partnerInvestorId);
       if (personId === undefined) {
-        const where = options.withInvestors === true ? 'the investors step' : 'the --people file';
-        return { field, reason: `'${partnerInvestorId}' has no servicePersonId in ${where}` };
+        const reason =
+          options.withInvestors === true
+            ? `investor '${partnerInvestorId}' was not created or matched (the investors step says why)`
+            : `'${partnerInvestorId}' has no servicePersonId in the --people file`;
+        return { field, reason };
       }
       row['servicePersonId'] = personId;
       return undefined;
@@ -151,4 +157,17 @@ function investorAliases(): Record<string, string> {
 /** Every header key an investor column goes by: its field names and common names. */
 function investorHeaderKeys(): Set<string> {
   return new Set([...INVESTOR_FIELDS.map(headerKey), ...Object.keys(investorAliases())]);
+}
+
+/** The header names of a sheet's subscription columns (ignored by its investors step). */
+export function subscriptionColumns(header: readonly string[]): string[] {
+  const own = new Set(
+    [
+      ...Object.entries(COMMON_HEADER_NAMES.subscriptions)
+        .filter(([, field]) => field !== 'partnerInvestorId')
+        .map(([key]) => key),
+      ...fieldPaths(SubscriptionInput).keys(),
+    ].map(headerKey),
+  );
+  return header.filter((name) => own.has(headerKey(name)));
 }
