@@ -44,7 +44,7 @@ describe('import --check catches what will fail, by file line', { timeout: IMPOR
       "line 10: Investor ID: 'inv-2' is also the id of line 3, with other details: one id names one person",
       "line 13: looks like a total row ('Total'), not data: delete it from the file",
       'warning: line 5: Country: empty',
-      "warning: line 9: Investor ID: 'inv-1' repeats line 2 (the service matches it: no second person)",
+      "warning: line 9: Investor ID: 'inv-1' repeats line 2 (sent once: no second person)",
       "warning: line 11: Email: 'ADA@example.com' is also on line 2, under another id: the same person twice?",
       '',
     ]);

@@ -1,9 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckedRow } from '../../src/cli/import/checked-rows.js';
 import type { RowOutcome } from '../../src/cli/import/import-kind.js';
-import { withFileLines } from '../../src/cli/import/send-rows.js';
+import { Lines, withFileLines } from '../../src/cli/import/send-rows.js';
 import { runCli } from './cli-process.js';
 import {
   IMPORT_TIMEOUT_MS,
@@ -55,28 +54,23 @@ describe('the end of an import', { timeout: IMPORT_TIMEOUT_MS }, () => {
     expect(status).toBe(3);
   });
 
-  it("a service message naming a row of its request by index also names the row's file line", () => {
-    const row = (line: number, bad = false): CheckedRow => ({
-      line,
-      cells: [],
-      echo: [],
-      ...(bad ? { problems: [{ column: 'email', reason: 'bad' }] } : { input: {} }),
-    });
-    // Line 3 was refused locally and not sent: the request's index 1 is line 4.
-    const rows = [row(2), row(3, true), row(4), row(7)];
-    const shared = { code: 'duplicate', message: 'appears at index 1 of this call', retryable: false };
+  it("a message naming a row of the call by index also names the row's file line", () => {
+    // Line 3 was refused locally (not sent, but a row of the call): the call's index 2 is line 4.
+    const lines = new Lines();
+    for (const line of [2, 3, 4, 7]) lines.push(line);
+    const shared = { code: 'duplicate', message: 'appears at index 2 of this call', retryable: false };
     const outcomes: RowOutcome[] = [
       { status: 'created', id: 'per_1' },
       { status: 'failed', error: { code: 'invalid_field', message: 'email: bad', retryable: false } },
       { status: 'failed', error: shared },
       { status: 'failed', error: shared },
     ];
-    withFileLines(outcomes, rows);
+    withFileLines(outcomes, lines);
     expect(outcomes.map((outcome) => outcome.error?.message)).toEqual([
       undefined,
       'email: bad',
-      'appears at index 1 (line 4 of the file) of this call',
-      'appears at index 1 (line 4 of the file) of this call',
+      'appears at index 2 (line 4 of the file) of this call',
+      'appears at index 2 (line 4 of the file) of this call',
     ]);
   });
 });

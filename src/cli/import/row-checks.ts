@@ -7,6 +7,8 @@ export interface RowProblem {
   /** The column at fault, as the header names it (`''` for the row as a whole). */
   column: string;
   reason: string;
+  /** What kind of problem, where something acts on it (`repeated_person`). */
+  code?: string;
 }
 
 // What a spreadsheet's footer row starts with, in the languages the headers are read in.
@@ -95,7 +97,8 @@ export class RowChecks {
       } else {
         warnings.push({
           column: column('partnerInvestorId'),
-          reason: `'${id}' repeats line ${Math.floor(seen / TWO_32)} (the service matches it: no second person)`,
+          reason: `'${id}' repeats line ${Math.floor(seen / TWO_32)} (sent once: no second person)`,
+          code: 'repeated_person',
         });
       }
     }
