@@ -156,4 +156,32 @@ describe('import subscriptions: one sheet', { timeout: IMPORT_TIMEOUT_MS }, () =
       subscriptions: ['ref-1', 'ref-2', 'ref-3'],
     });
   });
+
+  it('warns when a chunk an earlier run created whole is split by this one under new keys (issue 46, finding 9)', async () => {
+    const { partner, eur } = await partnerSpvs();
+    const people = await partner.client.investors.create(
+      [1, 2].map((i) => ({
+        partnerInvestorId: `cap-${i}`,
+        email: `cap${i}@example.com`,
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        dateOfBirth: '1980-12-31',
+        countryOfResidence: 'GB',
+      })),
+    );
+    const [one, two] = people.results.map((row) => row.servicePersonId ?? '');
+    const file = join(env.dir, `cap-${partner.clientId}.csv`);
+    await writeFile(file, `Person ID,Amount,Your reference\n${one},100,cap-ref-1\n${two},200,cap-ref-2\n`);
+    const args = ['import', 'subscriptions', eur.slug, file, '--currency', 'EUR', '--share-class', 'Class A'];
+    expect((await runCli(args, { env: partner.env })).status).toBe(0);
+    // A proxy's body cap appears before the re-run: the chunk is refused as too large and split.
+    env.fake.faults.inject({
+      match: { method: 'POST', path: `/v1/spvs/${eur.slug}/subscriptions` },
+      status: 413,
+    });
+    const again = await runCli(args, { env: partner.env });
+    expect(again.stderr).toContain(
+      'warning: lines 2-3 were created in one request by an earlier run; the service now refuses requests that large, so this run sent them again in smaller ones under new keys',
+    );
+  });
 });

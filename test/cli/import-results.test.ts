@@ -124,4 +124,20 @@ describe('the results file', { timeout: IMPORT_TIMEOUT_MS }, () => {
     expect(names).not.toContain(left);
     expect(names).toContain(live);
   });
+
+  it('a re-run marks the rows its requests replayed as replayed, not created', async () => {
+    const partner = await newPartner(env);
+    const input = join(env.dir, `again-${partner.clientId}.csv`);
+    await writeFile(input, `${SHEET}\r\n`);
+    const out = join(env.dir, `again-${partner.clientId}-results.csv`);
+    const run = () => runCli(['import', 'investors', input, '--out', out, '--quiet'], { env: partner.env });
+    expect((await run()).status).toBe(3);
+    expect((await run()).status).toBe(3);
+    const rows = parse((await readFile(out, 'utf8')).slice(1), { delimiter: ';', columns: true }) as Record<
+      string,
+      string
+    >[];
+    expect(rows.map((row) => row['status'])).toEqual(['replayed', 'failed', 'replayed']);
+    expect(rows[0]?.['servicePersonId']).toMatch(/^per_/);
+  });
 });

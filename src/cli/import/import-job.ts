@@ -9,6 +9,7 @@ import type { ImportIo, ImportJob, ImportRequest } from './import-request.js';
 import { investorsImport } from './investors-import.js';
 import { readPeople } from './people-file.js';
 import { detectDelimiter } from './read-csv.js';
+import { RunJournal } from './run-journal.js';
 import { type ScanResult, scanRows } from './scan-rows.js';
 import { sendFile } from './send-file.js';
 import { resolveSpvTarget } from './spv-target.js';
@@ -149,7 +150,11 @@ export async function runImportJob(job: ImportJob, io: ImportIo): Promise<number
               if (typeof id === 'string' && outcome.id !== undefined) made.set(id, outcome.id);
             }
           : undefined;
-      const ended = await sendFile({ ...request, onRow }, scan, client, io);
+      const journal = await RunJournal.open(
+        [request.namespace, job.credentials?.baseUrl ?? '', job.credentials?.clientId ?? ''],
+        job.file,
+      );
+      const ended = await sendFile({ ...request, onRow, journal }, scan, client, io);
       // A step that stopped (an error every request would get, an interrupt) stops the import.
       if (ended !== IMPORT_EXIT.done && ended !== IMPORT_EXIT.rowsFailed) return ended;
       status = Math.max(status, ended);

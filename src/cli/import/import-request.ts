@@ -3,6 +3,7 @@ import type { CliIo } from '../command.js';
 import type { readCredentials } from '../credentials.js';
 import type { CheckedRow, RowSource } from './checked-rows.js';
 import type { ImportKindName, RowOutcome } from './import-kind.js';
+import type { RunJournal } from './run-journal.js';
 import type { DateFormat } from './value-formats.js';
 
 /** Everything `partner-equity import <kind>` was asked to do, checked. */
@@ -13,6 +14,8 @@ export interface ImportRequest
   label?: string | undefined;
   /** Each row's outcome as its chunk finishes (the investors step of `--with-investors` keeps the ids). */
   onRow?: ((row: CheckedRow, outcome: RowOutcome) => void) | undefined;
+  /** What earlier runs of this import had answered (replays, and chunks split since). */
+  journal?: RunJournal | undefined;
   /** The input's delimiter (given or detected): the results CSV uses it too. */
   delimiter: string;
   /** Prefix of every chunk's idempotency key. */

@@ -1,5 +1,6 @@
 import {
   APIConnectionError,
+  type BulkChunkReport,
   InternalServerError,
   NotFoundError,
   type PartnerEquity,
@@ -9,9 +10,11 @@ import {
 import { formatError } from '../format-error.js';
 import { FailureReasons } from './failure-reasons.js';
 import { IMPORT_EXIT } from './import-exit.js';
+import type { RowOutcome } from './import-kind.js';
 import type { ImportIo, ImportRequest } from './import-request.js';
 import { type ImportCounts, Progress, type ProgressMode } from './progress.js';
 import { ResultsFile, resultCells, resultsLayout } from './results-file.js';
+import type { RunJournal } from './run-journal.js';
 import type { ScanResult } from './scan-rows.js';
 import { sendRows } from './send-rows.js';
 
@@ -55,8 +58,15 @@ export async function sendFile(
       concurrency: request.concurrency,
       namespace: request.namespace,
       stopRequested: request.stopRequested,
-      onChunk: async (rows, outcomes, reports) => {
+      onChunk: async (rows, answered, reports) => {
         counts.done += rows.length;
+        const outcomes = replayedMarked(request.journal, answered, reports);
+        if (kind.name === 'subscriptions' && request.journal?.splitSince(reports) === true) {
+          io.stderr.write(
+            `warning: lines ${rows[0]?.line}-${rows.at(-1)?.line} were created in one request by an earlier run; the service now refuses requests that large, so this run sent them again in smaller ones under new keys: their subscriptions may now exist twice (check them before anything else)\n`,
+          );
+        }
+        await request.journal?.record(reports);
         // Chunks the service refused as too large were split: the progress line says what size worked.
         for (const report of reports)
           if (report.fittedRows !== undefined) counts.fittedRows = report.fittedRows;
@@ -150,5 +160,22 @@ function isTransient(error: PartnerEquityError): boolean {
     error instanceof InternalServerError ||
     error instanceof APIConnectionError ||
     error instanceof RateLimitError
+  );
+}
+
+/**
+ * Rows of a request an earlier run had answered (the journal knows its key) are `replayed`: the API gave
+ * back that run's answer, and nothing was created now.
+ */
+function replayedMarked(
+  journal: RunJournal | undefined,
+  outcomes: readonly RowOutcome[],
+  reports: readonly BulkChunkReport[],
+): readonly RowOutcome[] {
+  const [report] = reports;
+  if (journal === undefined || reports.length !== 1 || report === undefined || !journal.replayed(report))
+    return outcomes;
+  return outcomes.map((outcome) =>
+    outcome.error === undefined ? { ...outcome, status: 'replayed' } : outcome,
   );
 }
