@@ -33,8 +33,6 @@ const OLD_BASE_MB = 48;
 const BYTES_PER_ROW_IN_FLIGHT = 4096;
 /** A `--people` map holds every investor of that file: about this many times its size on disk. */
 const PEOPLE_BYTES_PER_FILE_BYTE = 4;
-/** The ids and e-mails the check holds to find repeats: two map entries per row of about 80 bytes. */
-const SEEN_BYTES_PER_FILE_BYTE = 3;
 /** An `.xlsx` results file: its rows as strings, then the workbook's XML and zip. */
 const WORKBOOK_BYTES_PER_FILE_BYTE = 12;
 
@@ -46,10 +44,7 @@ export async function importLimits(job: ImportJob): Promise<ResourceLimits> {
   // An `.xlsx` results file is held until the end: every row's cells and outcome, about so many times
   // the input's size.
   const workbook = job.out !== undefined && isWorkbookPath(job.out) ? await fileSize(job.file) : 0;
-  // The check's ids and e-mails seen, one entry each per row of the file.
-  const seen = await fileSize(job.file);
   const bytes =
-    seen * SEEN_BYTES_PER_FILE_BYTE +
     rows * BYTES_PER_ROW_IN_FLIGHT +
     people * PEOPLE_BYTES_PER_FILE_BYTE +
     workbook * WORKBOOK_BYTES_PER_FILE_BYTE;
