@@ -39,6 +39,8 @@ const STOP = new Error('import stopped');
 export async function sendRows(plan: SendPlan): Promise<SendOutcome> {
   const result: SendOutcome = { stopped: false };
   const unanswered: CheckedRow[] = [];
+  // The file line of each row of the call, by its index in the call (4 bytes a row).
+  const lineOfIndex = new Lines();
   // Errors of chunks the API refused for their rows (a 4xx that did not stop the call): row failures,
   // already in the chunk's outcomes, even when the SDK's call rejects because no chunk got through.
   const aboutRows = new Set<unknown>();
@@ -47,6 +49,7 @@ export async function sendRows(plan: SendPlan): Promise<SendOutcome> {
       for (const row of rows) {
         if (plan.stopRequested() || result.fatal !== undefined) throw STOP;
         unanswered.push(row);
+        lineOfIndex.push(row.line);
         yield row.input ?? null;
       }
     }
@@ -67,6 +70,16 @@ export async function sendRows(plan: SendPlan): Promise<SendOutcome> {
         const final = rows.map((row, i) =>
           row.problems === undefined ? (outcomes[i] as RowOutcome) : invalidOutcome(row.problems),
         );
+        withFileLines(final, lineOfIndex);
+        for (const [i, row] of rows.entries()) {
+          // The same person again (the check warned): the SDK sent the first row only, which is not a failure.
+          const error = final[i]?.error;
+          if (
+            error?.code === 'duplicate_in_request' &&
+            row.warnings?.some((w) => w.code === 'repeated_person')
+          )
+            final[i] = { status: 'repeated' };
+        }
         await plan.onChunk(rows, final, reports);
       },
     });
@@ -79,4 +92,41 @@ export async function sendRows(plan: SendPlan): Promise<SendOutcome> {
   }
   result.stopped = plan.stopRequested();
   return result;
+}
+
+// "appears at index 3 of this call": a row of the bulk call, counted from 0.
+const CALL_INDEX = /\bindex (\d+)\b/g;
+
+/** The file line of each row of a call, in a growing Uint32Array. */
+export class Lines {
+  #lines = new Uint32Array(1024);
+  #length = 0;
+
+  push(line: number): void {
+    if (this.#length === this.#lines.length) {
+      const grown = new Uint32Array(this.#lines.length * 2);
+      grown.set(this.#lines);
+      this.#lines = grown;
+    }
+    this.#lines[this.#length] = line;
+    this.#length += 1;
+  }
+
+  at(index: number): number | undefined {
+    return index < this.#length ? this.#lines[index] : undefined;
+  }
+}
+
+/** Adds the file line to each call index a row's message names: `index 3 (line 5 of the file)`. */
+export function withFileLines(outcomes: RowOutcome[], lines: Lines): void {
+  outcomes.forEach((outcome, position) => {
+    const error = outcome.error;
+    if (error === undefined || !error.message.includes('index ')) return;
+    const message = error.message.replace(CALL_INDEX, (text, index: string) => {
+      const line = lines.at(Number(index));
+      return line === undefined ? text : `${text} (line ${line} of the file)`;
+    });
+    // A copy: one error object may stand for several rows.
+    outcomes[position] = { ...outcome, error: { ...error, message } };
+  });
 }
