@@ -1,4 +1,4 @@
-import { type BulkChunkReport, type PartnerEquity, PartnerEquityError } from '../../index.js';
+import type { BulkChunkReport, PartnerEquity, PartnerEquityError } from '../../index.js';
 import { type CheckedRow, checkedRows, invalidOutcome, type RowSource } from './checked-rows.js';
 import type { RowOutcome } from './import-kind.js';
 
@@ -42,8 +42,12 @@ export async function sendRows(plan: SendPlan): Promise<SendOutcome> {
   // The file line of each row of the call, by its index in the call (4 bytes a row).
   const lineOfIndex = new Lines();
   // Errors of chunks the API refused for their rows (a 4xx that did not stop the call): row failures,
-  // already in the chunk's outcomes, even when the SDK's call rejects because no chunk got through.
+  // already in the chunk's outcomes, even when no chunk got through.
   const aboutRows = new Set<unknown>();
+  // The SDK's call resolves whatever its chunks met: when not one was answered, the first chunk's error
+  // (a 503, a timeout, a 429 past the wait) stopped the import, as it would stop a re-run sent now.
+  let answered = false;
+  let firstFailure: PartnerEquityError | undefined;
   async function* inputs(): AsyncGenerator<Record<string, unknown> | null> {
     for await (const rows of checkedRows(plan)) {
       for (const row of rows) {
@@ -63,9 +67,11 @@ export async function sendRows(plan: SendPlan): Promise<SendOutcome> {
         const rows = unanswered.splice(0, outcomes.length);
         const stopper = reports.find((report) => report.stopped === true)?.error;
         if (stopper !== undefined) result.fatal ??= stopper;
-        for (const { error, status, stopped } of reports) {
+        for (const { error, status, stopped, split } of reports) {
           const refusal = status !== undefined && status >= 400 && status < 500 && status !== 408;
           if (refusal && status !== 429 && stopped !== true) aboutRows.add(error);
+          if (error === undefined) answered = true;
+          else if (split !== true) firstFailure ??= error;
         }
         const final = rows.map((row, i) =>
           row.problems === undefined ? (outcomes[i] as RowOutcome) : invalidOutcome(row.problems),
@@ -83,12 +89,10 @@ export async function sendRows(plan: SendPlan): Promise<SendOutcome> {
         await plan.onChunk(rows, final, reports);
       },
     });
+    // Unless that error only refused rows of the file, which their outcomes say.
+    if (!answered && firstFailure !== undefined && !aboutRows.has(firstFailure)) result.fatal ??= firstFailure;
   } catch (error) {
-    // The SDK's call rejects when no chunk was answered at all: that error stopped the import, unless it
-    // only refused rows of the file, which their outcomes say.
-    if (error instanceof PartnerEquityError) {
-      if (!aboutRows.has(error)) result.fatal ??= error;
-    } else if (error !== STOP) throw error;
+    if (error !== STOP) throw error;
   }
   result.stopped = plan.stopRequested();
   return result;
