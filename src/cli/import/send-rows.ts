@@ -89,8 +89,9 @@ export async function sendRows(plan: SendPlan): Promise<SendOutcome> {
         await plan.onChunk(rows, final, reports);
       },
     });
-    // Unless that error only refused rows of the file, which their outcomes say.
-    if (!answered && firstFailure !== undefined && !aboutRows.has(firstFailure)) result.fatal ??= firstFailure;
+    // No chunk answered: its first error stops the import, unless it only refused rows of the file.
+    if (!answered && firstFailure !== undefined && !aboutRows.has(firstFailure))
+      result.fatal ??= firstFailure;
   } catch (error) {
     if (error !== STOP) throw error;
   }
