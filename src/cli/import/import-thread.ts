@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { Writable } from 'node:stream';
-import { setFlagsFromString } from 'node:v8';
 import {
   isMainThread,
   type MessagePort,
@@ -91,12 +90,6 @@ export async function runInThread(job: ImportJob, io: CliIo): Promise<number> {
       stderrIsTTY: (io.stderr as { isTTY?: boolean }).isTTY === true,
     },
   };
-  // Why pretenuring is off (for this command's process, which is ours; the SDK sets no flag in a partner's):
-  // an import's rows live for a batch or a chunk, so V8 soon judges the sites allocating them (the row
-  // object, zod's parsed copy) to make old objects and allocates theirs in the old generation, where each
-  // keeps the row's young strings alive through scavenges until a full collection. The check pass of
-  // 1,000,000 rows then promoted 417 MB with 73 full collections, against 8 MB and 2 without (12 s and 8 s).
-  setFlagsFromString('--no-allocation-site-pretenuring');
   // The worker runs this very module (built, or TypeScript under a loader, as the command was started):
   // its last lines start the import there. A file, not `eval`: Node's `--import` preloads run in it too.
   const worker = new Worker(new URL(import.meta.url), {
