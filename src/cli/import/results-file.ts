@@ -47,7 +47,10 @@ export interface ResultsLayout {
  */
 export function resultsLayout(kind: ImportKind, columns: ColumnMap): ResultsLayout {
   const inputColumns = columns.header.flatMap((name, index) => (name === '' ? [] : [index]));
-  const echoIndexes = kind.echoFields.flatMap((field, index) => (columns.has(field) ? [] : [index]));
+  // An id derived from another column (`--id-from email`) is one the input lacks: it is echoed.
+  const echoIndexes = kind.echoFields.flatMap((field, index) =>
+    columns.fields.includes(field) ? [] : [index],
+  );
   return {
     inputColumns,
     echoIndexes,

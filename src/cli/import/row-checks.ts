@@ -146,7 +146,9 @@ export class RowChecks {
     const id = row['partnerInvestorId'];
     let newId = false;
     if (typeof id === 'string' && id !== '') {
-      const person = digest(`${email}\u0000${row['firstName']}\u0000${row['lastName']}\u0000${birth}`);
+      // An address in other case is the same address (the e-mail check and --id-from email agree).
+      const address = typeof email === 'string' ? email.toLowerCase() : email;
+      const person = digest(`${address}\u0000${row['firstName']}\u0000${row['lastName']}\u0000${birth}`);
       const seen = this.#ids.seen(id, line, person);
       newId = seen === undefined;
       if (seen !== undefined && seen.digest !== person) {
