@@ -40,7 +40,7 @@ describe('import --check catches what will fail, by file line', { timeout: IMPOR
     expect(stdout.split('\n')).toEqual([
       "line 3: Email: 'bob@gmail' has no dot in its domain (name@example.com); the address cannot receive mail",
       "line 4: Date of birth: '2999-01-01' is in the future",
-      'lines 7, 8, 12 (×3): Country: "Narnia" is not a country name or code; write its English name (Germany) or its two-letter ISO code (DE)',
+      'lines 7, 8, 12 (×3): Country: country "Narnia" not recognised (names in English, French, German, Spanish, Italian or Dutch, or ISO codes); write its two-letter ISO code (DE)',
       "line 10: Investor ID: 'inv-2' is also the id of line 3, with other details: one id names one person",
       "line 13: looks like a total row ('Total'), not data: delete it from the file",
       'warning: line 5: Country: empty',

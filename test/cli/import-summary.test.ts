@@ -48,7 +48,7 @@ describe('the end of an import', { timeout: IMPORT_TIMEOUT_MS }, () => {
     const { status, stderr } = await runCli(['import', 'investors', file, '--quiet'], { env: partner.env });
     expect(stderr).toContain('Failed rows by reason:\n');
     expect(stderr).toMatch(
-      /^ {2}×3 invalid_field \(countryOfResidence\), lines 3, 5, 7: countryOfResidence: "Narnia" is not a country/m,
+      /^ {2}×3 invalid_field \(countryOfResidence\), lines 3, 5, 7: countryOfResidence: country "Narnia" not recognised/m,
     );
     expect(stderr).toMatch(/^ {2}×1 invalid_field \(email\), line 8: email: "not-an-email"/m);
     expect(status).toBe(3);
