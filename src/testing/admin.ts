@@ -23,6 +23,7 @@ import { type PublicJwk, publicKeyObject } from './public-key-object.js';
 import type { FakeServices } from './services.js';
 import type { PersonRecord, SpvRecord, SubscriptionRecord } from './state/records.js';
 import { spvRequestResource, subscriptionResult } from './state/resources.js';
+import { seedSpvs } from './state/seed-spvs.js';
 import {
   approveSpvRequest,
   cancelSpvRequest,
@@ -160,6 +161,7 @@ export class FakeAdmin {
       applicationName: options.applicationName ?? options.clientId,
       tenantSlug: options.tenantSlug ?? `tenant-${options.clientId}`,
     });
+    seedSpvs(this.#services, options.clientId, options.tenantSlug ?? `tenant-${options.clientId}`);
   }
 
   /** Turns the partner API on or off for a client (off: partner endpoints answer 403). */

@@ -3,6 +3,7 @@ import type { FakeRateLimitOption } from './fake-rate-limit.js';
 import type { ManualClock } from './manual-clock.js';
 import type { FakeProfileName, ProfileDefaults } from './profiles/fake-profile.js';
 import type { FakeSettings } from './services.js';
+import { checkSeed, type FakeSeed } from './state/seed-spvs.js';
 import type { FakeWebhookOptions } from './webhooks/fake-webhook-options.js';
 import type { EmittedEvent } from './webhooks/webhook-types.js';
 import { MAX_UPLOAD_BYTES } from './wire/uploads.js';
@@ -88,6 +89,16 @@ export interface FakePartnerEquityOptions {
    * ```
    */
   onEvent?: ((event: EmittedEvent) => void) | undefined;
+  /**
+   * What every client starts with once registered (`createPartner()`, `admin.registerClient`): approved
+   * SPVs in the currencies and share classes given, to rehearse subscriptions against
+   * (`partner-equity mock --spv EUR:"Class A"`). Their slugs are in `fake.admin.snapshot().spvs`.
+   * @example
+   * ```ts
+   * new FakePartnerEquity({ seed: { spvs: [{ currency: 'EUR' }, { currency: 'USD', shareClasses: ['A', 'B'] }] } });
+   * ```
+   */
+  seed?: FakeSeed | undefined;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -128,5 +139,6 @@ export function resolveSettings(options: FakePartnerEquityOptions, defaults: Pro
     reconcilerIntervalMs: positive('reconcilerIntervalMs', options.reconcilerIntervalMs, 60_000),
     maxBodyBytes:
       options.maxBodyBytes === undefined ? undefined : positive('maxBodyBytes', options.maxBodyBytes, 0),
+    seed: checkSeed(options.seed),
   };
 }

@@ -57,6 +57,7 @@ export type {
   SubscriptionState,
   UploadRecord,
 } from './state/records.js';
+export type { FakeSeed, FakeSeedSpv } from './state/seed-spvs.js';
 export { FakeAdminError } from './state/spv-request-lifecycle.js';
 export type { FakeWebhookOptions } from './webhooks/fake-webhook-options.js';
 export { WEBHOOK_RETRY_DELAYS_MS } from './webhooks/webhook-sender.js';

@@ -8,6 +8,7 @@ import type { ManualClock } from './manual-clock.js';
 import type { FakeProfile } from './profiles/fake-profile.js';
 import type { RecordedRequest, TokenRequestRecord } from './request-log.js';
 import type { FakeState } from './state/fake-state.js';
+import type { FakeSeed } from './state/seed-spvs.js';
 
 /** Resolved settings (every option with its default applied). */
 export interface FakeSettings {
@@ -25,6 +26,8 @@ export interface FakeSettings {
   reconcilerIntervalMs: number;
   /** The proxy's JSON body cap (413 with an HTML page above); none when undefined. */
   maxBodyBytes?: number | undefined;
+  /** What each registered client starts with. */
+  seed?: FakeSeed | undefined;
 }
 
 /** What routes, admin controls and the pipeline share: one instance per fake. @internal */

@@ -76,9 +76,12 @@ export function investorLine(i: number, prefix = 'inv'): string {
 
 export const INVESTOR_HEADER = 'partnerInvestorId,email,firstName,lastName,dateOfBirth,countryOfResidence';
 
-/** A results (or any) CSV file as objects keyed by its header. */
+/** A results (or any) CSV file as objects keyed by its header, read with the delimiter its header uses. */
 export async function readCsvFile(path: string): Promise<Record<string, string>[]> {
-  return parse(await readFile(path), { columns: true, bom: true }) as Record<string, string>[];
+  const text = await readFile(path, 'utf8');
+  const header = text.split(/\r?\n/, 1)[0] ?? '';
+  const delimiter = [';', '\t'].find((char) => header.split(char).length > header.split(',').length) ?? ',';
+  return parse(text, { columns: true, bom: true, delimiter }) as Record<string, string>[];
 }
 
 /** The fake's requests to a path since `from` (an index into `fake.requests`). */

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -164,6 +164,7 @@ describe('the spreadsheet journey, with the CLI against the mock', () => {
         spvRequestSlug: request.spvRequestSlug,
         status: 'approved',
         name: 'Acme Growth SPV I',
+        currency: 'EUR',
         spvSlug,
         shareClasses: [{ slug: expect.any(String), name: 'Class A' }],
       },
@@ -272,4 +273,110 @@ describe('the spreadsheet journey, with the CLI against the mock', () => {
     expect(refusedByCheck).toEqual(['mail-5', 'mail-6', 'mail-7', 'mail-8']);
     expect(refusedByFake).toEqual(refusedByCheck);
   }, 60_000); // the mock and two commands, each its own Node process
+
+  // Issue 49: a Google Sheets export of one sheet (trailing empty columns, empty rows, a "Total" row, people
+  // entered twice, a few bad rows), through --check, then --with-investors against the mock behind a rate
+  // limit and a body cap, killed once with SIGKILL, run again, fixed as --check said, and run once more.
+  it('one Google Sheets export, both steps: checked, killed, re-run and fixed, every row created once', async ({
+    onTestFinished,
+  }) => {
+    const dir = await mkdtemp(join(tmpdir(), 'pe-journey-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const envFile = join(dir, '.env');
+    const mock = startCli([
+      'mock',
+      '--port',
+      '0',
+      '--spv',
+      'EUR:Class A',
+      '--rate-limit',
+      '10/s',
+      '--max-body',
+      '64k',
+      '--env-out',
+      envFile,
+    ]);
+    onTestFinished(async () => {
+      await mock.stop();
+    });
+    const [, spvSlug] = await mock.waitFor(/^SPV (spv_\S+) \(EUR, request spvr_\S+\), share classes/m);
+    await mock.waitFor(/^export PE_PRIVATE_KEY_FILE=.*$/m);
+    const baseUrl = /^export PE_BASE_URL=(.*)$/m.exec(mock.stdout())![1]!;
+
+    const PEOPLE = 600;
+    const bad = { gmail: 120, future: 377 }; // by investor number
+    const row = (i: number, ref: string) => {
+      const mail = i === bad.gmail ? `person${i}@gmail` : `person${i}@example.com`;
+      const born = i === bad.future ? '2999-04-01' : `19${50 + (i % 40)}-0${1 + (i % 9)}-1${i % 10}`;
+      return `inv-${i},Ann,Person ${i},${mail},${born},DE,${i}000.00,${ref},,`;
+    };
+    const lines = ['Investor ID,First name,Last name,Email,Date of birth,Country,Amount,Your reference,,'];
+    for (let i = 1; i <= PEOPLE; i += 1) {
+      lines.push(row(i, `ref-${i}`));
+      if (i % 200 === 0) lines.push(',,,,,,,,,'); // an empty row now and then
+    }
+    // Three people entered twice under other ids: warned about, and (as the service sees it) new investors.
+    for (const i of [1, 2, 3]) lines.push(row(i, `ref-again-${i}`).replace(`inv-${i},`, `inv-again-${i},`));
+    lines.push('Total,,,,,,1803000.00,,,');
+    const sheet = join(dir, 'export.csv');
+    await writeFile(sheet, `${lines.join('\n')}\n`);
+    const lineOf = (text: string) => lines.findIndex((line) => line.startsWith(text)) + 1;
+
+    const args = ['import', 'subscriptions', spvSlug!, sheet, '--with-investors'];
+    const flags = ['--currency', 'EUR', '--share-class', 'Class A', '--env-file', envFile];
+    const check = await runCli([...args, ...flags, '--check']);
+    const errors = check.stdout.split('\n').filter((line) => line !== '' && !line.startsWith('warning: '));
+    expect(errors).toEqual([
+      `line ${lineOf(`inv-${bad.gmail},`)}: Email: 'person${bad.gmail}@gmail' has no dot in its domain (name@example.com); the address cannot receive mail`,
+      `line ${lineOf(`inv-${bad.future},`)}: Date of birth: '2999-04-01' is in the future`,
+      `line ${lines.length}: looks like a total row ('Total'), not data: delete it from the file`,
+      // The subscriptions step refuses the total row too.
+      `line ${lines.length}: looks like a total row ('Total'), not data: delete it from the file`,
+    ]);
+    expect(check.status).toBe(4);
+    expect(check.stdout).toContain(
+      `warning: line ${lineOf('inv-again-1,')}: Email: 'person1@example.com' is also on line 2, under another id: the same person twice?`,
+    );
+
+    // Killed (SIGKILL) as soon as the first chunk was answered, then the same command again.
+    const out = join(dir, 'results.csv');
+    const killed = startCli([...args, ...flags, '--out', out, '--json']);
+    await killed.waitFor(/"type":"progress"/, 'stdout');
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+    const rerun = await runCli([...args, ...flags, '--out', out, '--quiet']);
+    expect(rerun.status).toBe(3);
+    const results = await readCsvFile(out);
+    const failedLines = results.filter((r) => r['status'] === 'failed' && r['errorCode'] !== 'not_sent');
+    expect(failedLines.map((r) => Number(r['line']))).toEqual([
+      lineOf(`inv-${bad.gmail},`),
+      lineOf(`inv-${bad.future},`),
+      lines.length,
+    ]);
+
+    // Fixed as --check said, and run again: every good row created once, nothing left behind.
+    const fixed = lines
+      .filter((line) => !line.startsWith('Total,'))
+      .map((line) => line.replace(`person${bad.gmail}@gmail,`, `person${bad.gmail}@gmail.com,`))
+      .map((line) => line.replace(',2999-04-01,', ',1999-04-01,'));
+    await writeFile(sheet, `${fixed.join('\n')}\n`);
+    const last = await runCli([...args, ...flags, '--out', out, '--quiet']);
+    // Only the SDK's note that the body cap split chunks (each step's client learns it anew).
+    expect(
+      last.stderr.split('\n').filter((line) => !/refused bodies of \d+ bytes as too large/.test(line)),
+    ).toEqual(['']);
+    expect(last.status).toBe(0);
+    const held = (await (await fetch(`${baseUrl}/__admin/snapshot`)).json()) as {
+      persons: { partnerInvestorId?: string }[];
+      subscriptions: { partnerSubscriptionId?: string; spvSlug: string }[];
+    };
+    const ids = held.persons.map((p) => p.partnerInvestorId);
+    expect(ids).toHaveLength(PEOPLE + 3);
+    expect(new Set(ids).size).toBe(PEOPLE + 3);
+    const refs = held.subscriptions.filter((s) => s.spvSlug === spvSlug).map((s) => s.partnerSubscriptionId);
+    expect(refs).toHaveLength(PEOPLE + 3);
+    expect(new Set(refs).size).toBe(PEOPLE + 3);
+    expect((await readCsvFile(out)).every((r) => r['status'] !== 'failed')).toBe(true);
+    expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  }, 300_000);
 });

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spvRequestsList } from '../../src/cli/commands/spv-requests.js';
 import { spvBody } from '../helpers/spv-body.js';
 import { runCli } from './cli-process.js';
-import { approvedSpv, type ImportFake, newPartner, readCsvFile, startImportFake } from './import-fake.js';
+import {
+  approvedSpv,
+  type ImportFake,
+  newPartner,
+  readCsvFile,
+  requestsTo,
+  startImportFake,
+} from './import-fake.js';
 
 let env: ImportFake;
 beforeAll(async () => {
@@ -36,12 +43,13 @@ describe('partner-equity spv-requests, and import subscriptions given a request 
       spvRequestSlug: request.spvRequestSlug,
       status: 'pending-review',
       name: 'Acme Growth SPV I',
+      currency: 'EUR',
       spvSlug: null,
       shareClasses: [],
     });
   });
 
-  it('list prints a table: slug, status, name, the SPV slug once approved, and share classes', async () => {
+  it('list prints a table: slug, status, name, currency, the SPV slug once approved, and share classes', async () => {
     const partner = await newPartner(env);
     const pending = await partner.client.spvRequests.create(await spvBody(partner.client));
     const { spvSlug, shareClassSlug } = await approvedSpv(env.fake, partner);
@@ -60,16 +68,16 @@ describe('partner-equity spv-requests, and import subscriptions given a request 
     };
     expect(await spvRequestsList.run({}, io)).toBe(0);
     const [header, ...rows] = stdout.trimEnd().split('\n');
-    expect(header).toMatch(/^SLUG +STATUS +NAME +SPV SLUG +SHARE CLASSES$/);
+    expect(header).toMatch(/^SLUG +STATUS +NAME +CURRENCY +SPV SLUG +SHARE CLASSES$/);
     expect(rows).toHaveLength(2);
     expect(rows).toContainEqual(
       expect.stringMatching(
-        new RegExp(`^spvr_\\S+ +approved +Acme Growth SPV I +${spvSlug} +${shareClassSlug} "Class A"$`),
+        new RegExp(`^spvr_\\S+ +approved +Acme Growth SPV I +EUR +${spvSlug} +${shareClassSlug} "Class A"$`),
       ),
     );
     expect(rows).toContainEqual(
       expect.stringMatching(
-        new RegExp(`^${pending.spvRequestSlug} +pending-review +Acme Growth SPV I +- +-$`),
+        new RegExp(`^${pending.spvRequestSlug} +pending-review +Acme Growth SPV I +EUR +- +-$`),
       ),
     );
   });
@@ -114,7 +122,7 @@ describe('partner-equity spv-requests, and import subscriptions given a request 
     expect(status).toBe(1);
   });
 
-  it('an unknown share class is refused by the API with the valid slugs listed', async () => {
+  it('an unknown share class is refused before sending, the SPV read for its classes, with the valid slugs listed', async () => {
     const partner = await newPartner(env);
     const { spvSlug, shareClassSlug, currency } = await approvedSpv(env.fake, partner);
     const [person] = (
@@ -142,9 +150,10 @@ describe('partner-equity spv-requests, and import subscriptions given a request 
     expect(stderr).toMatch(/Imported nothing from .*: every one of its 1 rows failed \(results in .*\), in/);
     expect(status).toBe(3);
     const [row] = await readCsvFile(out);
-    expect(row?.['errorCode']).toBe('unknown_share_class');
+    expect(row?.['errorCode']).toBe('invalid_field');
     expect(row?.['errorMessage']).toContain(
-      `No share class "Class Z" in this SPV; its share classes: ${shareClassSlug} ("Class A")`,
+      `"Class Z" is not a share class of this SPV; use one of ${shareClassSlug} ("Class A")`,
     );
+    expect(requestsTo(env.fake, new RegExp(`^/v1/spvs/${spvSlug}/subscriptions$`))).toHaveLength(0);
   });
 });

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
  * not something a refactor slips in. `csv-parse` (no dependencies of its own, MIT) is the CSV reader of
  * `partner-equity import`, which DESIGN.md allows; only that command loads it, never the SDK's entries
  * (test/cli/import-loading.test.ts). `i18n-iso-countries` (MIT) is the country-name library DESIGN.md allows
- * for that command, loaded only when a file has a country column.
+ * for that command, loaded only when a file has a country column. `read-excel-file` and `write-excel-file`
+ * (MIT) read an `.xlsx` input and write an `.xlsx` results file for it (issue 49), each loaded only then.
  */
 const ALLOWED_RUNTIME = [
   'csv-parse',
@@ -20,6 +21,7 @@ const ALLOWED_RUNTIME = [
   'p-retry',
   'read-excel-file',
   'undici',
+  'write-excel-file',
   'zod',
 ];
 // Transitive runtime packages that were reviewed (name → who pulls it in). A new one fails the test below.
@@ -28,7 +30,7 @@ const REVIEWED_TRANSITIVE: Record<string, string> = {
   // MIT, no dependencies or install script: folds accents when matching country names.
   diacritics: 'i18n-iso-countries',
   // MIT (graceful-fs BlueOak-1.0.0), no install scripts: unzip and parse an .xlsx for `import`, loaded only
-  // when a workbook is read (test/cli/import-loading.test.ts).
+  // when a workbook is read (test/cli/import-loading.test.ts). fflate also zips write-excel-file's workbook.
   fflate: 'read-excel-file',
   saxen: 'read-excel-file',
   'unzipper-esm': 'read-excel-file',

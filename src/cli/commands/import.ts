@@ -15,7 +15,8 @@ const sharedOptions: Record<string, OptionSpec> = {
   out: {
     type: 'string',
     valueName: '<file>',
-    description: 'Write every row with its outcome to this CSV file (mode 0600), in input order',
+    description:
+      "Write every row (its own cells) with its outcome, in input order, to this .csv (the input's delimiter) or .xlsx (mode 0600)",
   },
   map: {
     type: 'string',
@@ -139,18 +140,35 @@ export const importInvestors = command(
 export const importSubscriptions = command(
   'subscriptions',
   [
-    'Columns: servicePersonId ("Person ID"), or partnerInvestorId ("Investor ID") with --people;',
-    'lumpSum.currency ("Currency"), lumpSum.value ("Amount", "Lump sum"), shareClassSlug ("Share class")',
-    '(required); partnerSubscriptionId ("Your reference", optional). The API takes a request whole, so a',
-    'chunk holding a bad row is not sent (nor, when the API refuses one, created): fix it, run again.',
-    '<spv-slug> is the SPV slug, or an approved SPV request slug (spvr_…, see `partner-equity spv-requests',
-    'list`): its SPV is used, and share classes may then be named by name ("Class A").',
+    'Columns: servicePersonId ("Person ID"), or partnerInvestorId ("Investor ID") with --with-investors (the',
+    "sheet's investor columns make or match each row's investor first) or --people;",
+    'lumpSum.currency ("Currency", or --currency), lumpSum.value ("Amount", "Lump sum"), shareClassSlug',
+    '("Share class", or --share-class) (required); partnerSubscriptionId ("Your reference", optional). The SPV',
+    'is read (its currency and share classes): a row in another currency is refused before anything is',
+    'sent, and share classes may be named by name ("Class A"). The API takes a request whole, so a chunk',
+    'holding a bad row is not sent (nor, when the API refuses one, created): fix it, run again. <spv-slug> is',
+    'the SPV slug, or an approved SPV request slug (spvr_…, see `partner-equity spv-requests list`).',
   ],
   {
     people: {
       type: 'string',
       valueName: '<file>',
       description: 'An `import investors --out` file: resolves partnerInvestorId to servicePersonId',
+    },
+    'with-investors': {
+      type: 'boolean',
+      description:
+        "Create (or match) each row's investor from the sheet's investor columns first, then its subscription",
+    },
+    currency: {
+      type: 'string',
+      valueName: '<ISO>',
+      description: 'The currency of rows that give none (a file with no currency column), e.g. EUR',
+    },
+    'share-class': {
+      type: 'string',
+      valueName: '<slug or name>',
+      description: 'The share class of rows that give none, by slug or by name ("Class A")',
     },
   },
 );

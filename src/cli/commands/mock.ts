@@ -33,7 +33,7 @@ export const mock: Command = {
   path: ['mock'],
   summary: 'Run the fake Partner Equity API locally and print ready-to-use credentials',
   synopsis:
-    '[--port <port>] [--host <host>] [--allow-host <name>]… [--admin-token] [--client-id <id>] [--issuer <url>] [--public-key <file|JWK> | --key-out <file>] [--auto-approve] [--env-out <file>] [--webhook-url <url>] [--webhook-secret <secret>] [--scheme <scheme>] [--fault <fault>]… [--rate-limit <n/s>] [--max-body <size>]',
+    '[--port <port>] [--host <host>] [--allow-host <name>]… [--admin-token] [--client-id <id>] [--issuer <url>] [--public-key <file|JWK> | --key-out <file>] [--auto-approve] [--env-out <file>] [--webhook-url <url>] [--webhook-secret <secret>] [--scheme <scheme>] [--fault <fault>]… [--rate-limit <n/s>] [--max-body <size>] [--spv <currency:class>]…',
   details: [
     "Starts the SDK's stateful fake API (the one `@partner-equity/sdk/testing` exports), registers a partner",
     'client with a fresh Ed25519 key, writes the key to a 0600 file and prints `export PE_…=…` lines for',
@@ -45,6 +45,8 @@ export const mock: Command = {
     `Time runs at wall-clock speed. Review requests on its console (type \`help\`), or script it through the`,
     `admin API at ${ADMIN_API_PREFIX} (JSON over HTTP; GET it for the list). --auto-approve approves each SPV`,
     'request as it is created; the mock prints the SPV slug of each approval. Ctrl-C stops it.',
+    '--spv EUR:"Class A" starts the partner with an approved SPV in EUR with that share class (several',
+    'classes: EUR:"Class A,Class B"; repeat --spv for more SPVs); the mock prints each SPV slug.',
     `--fault 'POST /v1/investors 503 x2' makes the next two such requests fail (a path is exact; '/v1/spvs/*'`,
     `is a prefix, 're:<RegExp>' a pattern; or JSON); ${ADMIN_API_PREFIX}/faults lists, adds and clears them.`,
     '--rate-limit and --max-body put the limits of a real deployment in front of it (429s with Retry-After',
@@ -100,6 +102,13 @@ export const mock: Command = {
       description:
         'Answer a JSON request body over this size (e.g. 64k, 1m) 413 with an HTML page, as a proxy would',
     },
+    spv: {
+      type: 'string',
+      multiple: true,
+      valueName: '<currency:class>',
+      description:
+        'Start with an approved SPV in this currency and share class, e.g. EUR:"Class A"; repeatable',
+    },
     fault: {
       type: 'string',
       multiple: true,
@@ -116,6 +125,7 @@ export const mock: Command = {
       throw new CommandError(`--webhook-url '${webhookUrl}' is not a URL`);
     }
     const fakeLimits = limits(values);
+    const seedSpvs = stringList(values, 'spv').map(spvOption);
     const scheme = await webhookScheme(values, io);
     const webhookSecret = givenWebhookSecret(values, io);
     const { FakePartnerEquity, getResponse, parseFault } = await loadFake();
@@ -130,6 +140,8 @@ export const mock: Command = {
     }
 
     let fake: InstanceType<typeof FakePartnerEquity> | undefined;
+    // Approval lines wait for the banner: the bannerShown SPVs are listed in it.
+    let bannerShown = false;
     const started = await startServer(
       nodeListener(
         () => started.origin,
@@ -151,9 +163,10 @@ export const mock: Command = {
       autoApproveSpvRequests: flag(values, 'auto-approve'),
       webhooks: { scheme },
       ...fakeLimits,
+      seed: { spvs: seedSpvs },
       // However a request is approved (console, admin API, --auto-approve), say which SPV it made.
       onEvent: (event) => {
-        if (event.type !== 'spv_request.completed') return;
+        if (event.type !== 'spv_request.completed' || !bannerShown) return;
         const slug = (event.data as { spvRequestSlug?: unknown }).spvRequestSlug;
         const request = fake?.admin.snapshot().spvRequests.find((r) => r.spvRequestSlug === slug);
         if (request !== undefined) io.stdout.write(`${approvalLine(request)}\n`);
@@ -164,6 +177,7 @@ export const mock: Command = {
     try {
       const faults = injectFaults(fake, stringList(values, 'fault'), parseFault);
       const partner = await registerMockPartner(fake.admin, values, cleanup);
+      const spvs = fake.admin.snapshot().spvs.filter((spv) => spv.clientId === partner.clientId);
       const env: [string, string][] = [
         [CREDENTIAL_ENV.baseUrl, started.origin],
         [CREDENTIAL_ENV.clientId, partner.clientId],
@@ -202,6 +216,10 @@ export const mock: Command = {
               ]),
           ...(flag(values, 'auto-approve') ? ['SPV requests are approved as soon as they are created.'] : []),
           ...inForceLines(fakeLimits, faults),
+          ...spvs.map(
+            (spv) =>
+              `SPV ${spv.slug} (${spv.currency}, request ${spv.spvRequestSlug}), share classes ${spv.shareClasses.map(({ slug, name }) => `${slug} "${name}"`).join(', ')}`,
+          ),
           '',
           lines('export ', shown),
           '',
@@ -218,6 +236,7 @@ export const mock: Command = {
           '',
         ].join('\n'),
       );
+      bannerShown = true;
       const stopConsole = startMockConsole(fake.admin, io);
       await interrupted;
       stopConsole();
@@ -230,6 +249,26 @@ export const mock: Command = {
     }
   },
 };
+
+/** `--spv EUR:Class A,Class B` as a bannerShown SPV: a currency code, then share class names (default `Class A`). */
+function spvOption(text: string): { currency: string; shareClasses: string[] } {
+  const at = text.indexOf(':');
+  const currency = (at === -1 ? text : text.slice(0, at)).trim().toUpperCase();
+  const names =
+    at === -1
+      ? ['Class A']
+      : text
+          .slice(at + 1)
+          .split(',')
+          .map((name) => name.trim());
+  const unique = new Set(names.map((name) => name.toLowerCase()));
+  if (!/^[A-Z]{3}$/.test(currency) || unique.has('') || unique.size !== names.length) {
+    throw new UsageError(
+      `--spv '${text}': expected a currency code and share class names, e.g. EUR:"Class A" or USD:"Class A,Class B"`,
+    );
+  }
+  return { currency, shareClasses: names };
+}
 
 const SIZE_UNITS: Record<string, number> = {
   '': 1,

@@ -22,7 +22,7 @@ const sharedOptions: Record<string, OptionSpec> = {
 };
 
 const shownHelp = [
-  "Shows each request's slug, status and name, and once approved the SPV slug to import subscriptions",
+  "Shows each request's slug, status, name and currency, and once approved the SPV slug to import subscriptions",
   "into (materialisedRefs.vehicleSlug) and each share class's slug and name. `partner-equity import",
   'subscriptions` takes either slug: given an approved request slug (spvr_…), it imports into its SPV.',
 ].join('\n');
@@ -32,16 +32,20 @@ interface SpvRequestView {
   spvRequestSlug: string;
   status: string;
   name: string | null;
+  /** The currency every subscription to its SPV pays in (the request's `attributes.currency`). */
+  currency: string | null;
   spvSlug: string | null;
   shareClasses: { slug: string; name: string }[];
 }
 
 function view(request: SpvRequestListItem): SpvRequestView {
   const name = request.attributes?.['name'];
+  const currency = request.attributes?.['currency'];
   return {
     spvRequestSlug: request.spvRequestSlug ?? '',
     status: request.status ?? '',
     name: typeof name === 'string' ? name : null,
+    currency: typeof currency === 'string' ? currency : null,
     spvSlug: request.materialisedRefs?.vehicleSlug ?? null,
     shareClasses: (request.feesAndCarry?.shareClasses ?? []).map(({ slug, name: className }) => ({
       slug,
@@ -52,11 +56,12 @@ function view(request: SpvRequestListItem): SpvRequestView {
 
 function table(views: readonly SpvRequestView[]): string {
   const rows = [
-    ['SLUG', 'STATUS', 'NAME', 'SPV SLUG', 'SHARE CLASSES'],
+    ['SLUG', 'STATUS', 'NAME', 'CURRENCY', 'SPV SLUG', 'SHARE CLASSES'],
     ...views.map((v) => [
       v.spvRequestSlug,
       v.status,
       v.name ?? '-',
+      v.currency ?? '-',
       v.spvSlug ?? '-',
       v.shareClasses.map(({ slug, name }) => `${slug} "${name}"`).join(', ') || '-',
     ]),
@@ -107,7 +112,7 @@ async function withClient<T>(
 /** `partner-equity spv-requests list`: every SPV request of the client, with the SPV slug to import into. */
 export const spvRequestsList: Command = {
   path: ['spv-requests', 'list'],
-  summary: 'List your SPV requests: status, name, SPV slug and share classes',
+  summary: 'List your SPV requests: status, name, currency, SPV slug and share classes',
   synopsis: '[--status <status>] [--json]',
   details: shownHelp,
   options: {
@@ -147,7 +152,7 @@ export const spvRequestsList: Command = {
 /** `partner-equity spv-requests get <slug>`: one SPV request, with the SPV slug to import into. */
 export const spvRequestsGet: Command = {
   path: ['spv-requests', 'get'],
-  summary: 'Show one SPV request: status, name, SPV slug and share classes',
+  summary: 'Show one SPV request: status, name, currency, SPV slug and share classes',
   synopsis: '<slug> [--json]',
   details: shownHelp,
   positionals: ['slug'],

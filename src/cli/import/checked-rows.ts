@@ -1,8 +1,10 @@
 import { convertContext } from './column-formats.js';
 import { type ColumnMap, mapColumns, rowObject, trimmedCells } from './columns.js';
+import { headerKey, headerKeys } from './header-names.js';
 import type { ImportKind, RowOutcome } from './import-kind.js';
 import type { IdSource } from './investor-id.js';
 import { type ReadOptions, readRecords } from './read-records.js';
+import { RowChecks, type RowProblem } from './row-checks.js';
 import {
   type ConvertContext,
   convertValue,
@@ -12,22 +14,21 @@ import {
   type ValueFormats,
 } from './value-formats.js';
 
-/** One problem of a row, as `--check` prints it. */
-export interface RowProblem {
-  /** The column at fault, as the header names it (`''` for the row as a whole). */
-  column: string;
-  reason: string;
-}
+export type { RowProblem };
 
 /** One data row after the local check: what to send, or why not. */
 export interface CheckedRow {
   /** Line of the file the row starts on. */
   line: number;
+  /** The row's cells as the file has them (the results file repeats them). */
+  cells: readonly string[];
   /** The values of the kind's `echoFields`, for the results file. */
   echo: string[];
   /** The row as the SDK takes it, when it passed. */
   input?: Record<string, unknown>;
   problems?: RowProblem[];
+  /** What may fail at the service, though the row passes here (an empty optional cell…). */
+  warnings?: RowProblem[];
   /** Cells whose surrounding spaces were trimmed. */
   trimmed?: number;
 }
@@ -64,6 +65,7 @@ const BATCH_ROWS = 64;
 export async function* checkedRows(source: RowSource): AsyncGenerator<CheckedRow[]> {
   let columns: ColumnMap | undefined;
   let context: ConvertContext | undefined;
+  let checks: RowChecks | undefined;
   for await (const records of readRecords(source.file, source)) {
     let rows: CheckedRow[] = [];
     for (const record of records) {
@@ -72,14 +74,33 @@ export async function* checkedRows(source: RowSource): AsyncGenerator<CheckedRow
         rows = [];
       }
       if (columns === undefined) {
-        columns = mapColumns(record.cells, source.kind, source.maps, source.idFrom);
+        // With --id-from email, the e-mail column another step reads also gives this step its ids.
+        const ignored = (source.kind.ignoredColumns?.(record.cells) ?? []).filter(
+          (name) => source.idFrom === undefined || !isEmailColumn(name),
+        );
+        columns = mapColumns(
+          record.cells,
+          source.kind,
+          [...ignored.map((name) => `${name}=`), ...source.maps],
+          source.idFrom,
+        );
         source.kind.checkColumns?.(columns);
         context = await convertContext(source, columns);
+        checks = new RowChecks(source.kind, columns);
         source.onColumns?.(columns);
         continue;
       }
       if (record.cells.every((cell) => cell.trim() === '')) continue;
-      rows.push(checkRow(source.kind, columns, context as ConvertContext, record.line, record.cells));
+      rows.push(
+        checkRow(
+          source.kind,
+          columns,
+          context as ConvertContext,
+          checks as RowChecks,
+          record.line,
+          record.cells,
+        ),
+      );
     }
     if (rows.length > 0) yield rows;
   }
@@ -123,14 +144,18 @@ function checkRow(
   kind: ImportKind,
   columns: ColumnMap,
   context: ConvertContext,
+  checks: RowChecks,
   line: number,
   cells: string[],
 ): CheckedRow {
   const width = columns.header.length;
+  const footer = checks.footer(cells);
+  if (footer !== undefined) return { line, cells, echo: kind.echoFields.map(() => ''), problems: [footer] };
   // Cells past the header's last column are fine when empty (a trailing delimiter).
   if (cells.length < width || hasCellPast(cells, width)) {
     return {
       line,
+      cells,
       echo: kind.echoFields.map(() => ''),
       problems: [{ column: '', reason: `has ${cells.length} cells, the header has ${width}` }],
     };
@@ -139,22 +164,26 @@ function checkRow(
   const trimmed = trimmedCells(cells, columns);
   const problems: RowProblem[] = [];
   const originals = convertRow(row, columns, context, problems);
+  const warnings: RowProblem[] = [];
+  checks.check(row, line, problems, warnings);
   const unconverted = problems.length === 0 ? undefined : new Set(problems.map(({ column }) => column));
   const unresolved = kind.resolve?.(row);
   if (unresolved !== undefined)
-    problems.push({ column: columns.columnOf(kind.extraFields[0] ?? ''), reason: unresolved });
+    problems.push({ column: columns.columnOf(unresolved.field), reason: unresolved.reason });
   const echo = kind.echoFields.map((field) => valueAt(row, field.split('.')));
   for (const field of kind.extraFields) delete row[field];
   const parsed = kind.schema.safeParse(row);
   if (parsed.success) {
+    const warned = warnings.length === 0 ? {} : { warnings };
     return problems.length === 0
-      ? { line, echo, input: parsed.data, trimmed }
-      : { line, echo, problems, trimmed };
+      ? { line, cells, echo, input: parsed.data, trimmed, ...warned }
+      : { line, cells, echo, problems, trimmed, ...warned };
   }
   for (const issue of parsed.error.issues) {
     const field = issue.path.map(String).join('.');
     // The missing person id is already explained by the unresolved partnerInvestorId.
-    if (unresolved !== undefined && kind.substitutes[field] !== undefined) continue;
+    if (unresolved !== undefined && (kind.substitutes[field] !== undefined || unresolved.field === field))
+      continue;
     const column = field === '' ? '' : columns.columnOf(field);
     // A cell that could not be converted is already explained, with its value.
     if (unconverted?.has(column)) continue;
@@ -170,7 +199,7 @@ function checkRow(
           );
     problems.push({ column, reason });
   }
-  return { line, echo, problems, trimmed };
+  return { line, cells, echo, problems, trimmed, ...(warnings.length === 0 ? {} : { warnings }) };
 }
 
 function hasCellPast(cells: readonly string[], width: number): boolean {
@@ -207,4 +236,10 @@ export function invalidOutcome(problems: readonly RowProblem[]): RowOutcome {
       field: problems[0]?.column,
     },
   };
+}
+
+/** Whether a header names the e-mail field, in any language the import reads. */
+function isEmailColumn(name: string): boolean {
+  const key = headerKey(name);
+  return key === 'email' || headerKeys().get(key) === 'email';
 }

@@ -133,7 +133,9 @@ export function mapColumns(
   }
   const missing = [...paths]
     .filter(([field, required]) => required && !columnOfField.has(field))
-    .filter(([field]) => !columnOfField.has(kind.substitutes[field] ?? field))
+    .filter(
+      ([field]) => !columnOfField.has(kind.substitutes[field] ?? field) && !kind.filled?.includes(field),
+    )
     .map(([field]) => field);
   if (missing.length > 0) {
     const unread = names.filter((_, index) => fields[index] === undefined && names[index] !== '');

@@ -33,14 +33,24 @@ export interface ImportKind {
   extraFields: readonly string[];
   /** A required field that may be missing when this other column is there. */
   substitutes: Readonly<Record<string, string>>;
+  /** Required fields a flag fills when the file has no column for them (`--currency`, `--share-class`). */
+  filled?: readonly string[];
+  /**
+   * Header names (as the file writes them) read as no field: another kind's columns of the same sheet
+   * (a subscriptions sheet's investor columns without `--with-investors`), which `--check` lists.
+   */
+  ignoredColumns?(header: readonly string[]): string[];
   /** Fields of the row echoed in the results file, before `status`. */
   echoFields: readonly string[];
   /** The results file's column for the created thing's id. */
   idColumn: string;
   /** Refuses a header this kind cannot import with the options given (a usage error). */
   checkColumns?(columns: { has(field: string): boolean }): void;
-  /** Fills fields from {@link extraFields} (partnerInvestorId → servicePersonId); a problem, or undefined. */
-  resolve?(row: Record<string, unknown>): string | undefined;
+  /**
+   * Fills fields from {@link extraFields} (partnerInvestorId → servicePersonId) and from flags, and checks
+   * what the target says of the row (its SPV's currency); the field at fault and why, or undefined.
+   */
+  resolve?(row: Record<string, unknown>): { field: string; reason: string } | undefined;
   /**
    * Sends the rows through the SDK's bulk call (`null` holds the place of a row refused locally: the SDK
    * refuses it too). `onChunk` gets each chunk's outcomes, one per row in order, and its requests.

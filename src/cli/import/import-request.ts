@@ -1,9 +1,10 @@
 import type { LogLevel } from '../../core/logging/logger.js';
 import type { CliIo } from '../command.js';
 import type { readCredentials } from '../credentials.js';
-import type { RowSource } from './checked-rows.js';
-import type { ImportKindName } from './import-kind.js';
+import type { CheckedRow, RowSource } from './checked-rows.js';
+import type { ImportKindName, RowOutcome } from './import-kind.js';
 import type { IdSource } from './investor-id.js';
+import type { RunJournal } from './run-journal.js';
 import type { TextEncoding } from './text-encoding.js';
 import type { DateFormat } from './value-formats.js';
 
@@ -11,6 +12,12 @@ import type { DateFormat } from './value-formats.js';
 export interface ImportRequest
   extends Pick<ImportJob, 'kindName' | 'check' | 'json' | 'quiet' | 'out' | 'chunkSize' | 'concurrency'> {
   source: RowSource;
+  /** How the summary names what was imported (default: the file). */
+  label?: string | undefined;
+  /** Each row's outcome as its chunk finishes (the investors step of `--with-investors` keeps the ids). */
+  onRow?: ((row: CheckedRow, outcome: RowOutcome) => void) | undefined;
+  /** What earlier runs of this import had answered (replays, and chunks split since). */
+  journal?: RunJournal | undefined;
   /** Prefix of every chunk's idempotency key. */
   namespace: string;
   stopRequested(): boolean;
@@ -32,6 +39,12 @@ export interface ImportJob {
   /** An SPV slug, or an approved SPV request's slug (`spvr_…`). */
   spvSlug: string;
   people: string | undefined;
+  /** `--currency`: fills a subscriptions file's missing currency. */
+  currency?: string | undefined;
+  /** `--share-class`: a slug or a name, fills a subscriptions file's missing share class. */
+  shareClass?: string | undefined;
+  /** `--with-investors`: the subscriptions file's rows make (or match) their investors first. */
+  withInvestors?: boolean | undefined;
   check: boolean;
   json: boolean;
   quiet: boolean;

@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { Writable } from 'node:stream';
-import { setFlagsFromString } from 'node:v8';
 import {
   isMainThread,
   type MessagePort,
@@ -14,6 +13,7 @@ import { CommandError, UsageError } from '../usage-error.js';
 import type { ImportIo, ImportJob } from './import-request.js';
 import { MAX_PEOPLE_FILE_BYTES } from './people-file.js';
 import { WORKBOOK_HEAP_PER_BYTE, workbookBytes } from './read-records.js';
+import { isWorkbookPath } from './results-file.js';
 
 // Why a thread: V8 sizes a heap from the garbage that survives it, not from what stays alive. An import
 // keeps little alive (the chunks in flight: a few MB), but every chunk survives a few young-generation
@@ -33,14 +33,23 @@ const OLD_BASE_MB = 48;
 const BYTES_PER_ROW_IN_FLIGHT = 4096;
 /** A `--people` map holds every investor of that file: about this many times its size on disk. */
 const PEOPLE_BYTES_PER_FILE_BYTE = 4;
+/** An `.xlsx` results file: its rows as strings, then the workbook's XML and zip. */
+const WORKBOOK_BYTES_PER_FILE_BYTE = 12;
 
 /** The heap limits of the import's thread for this job. */
 export async function importLimits(job: ImportJob): Promise<ResourceLimits> {
   // The chunks in flight, the one filling, the one being written out, and their request and answer bodies.
   const rows = job.chunkSize * (job.concurrency + 2);
   const people = job.people === undefined ? 0 : Math.min(await fileSize(job.people), MAX_PEOPLE_FILE_BYTES);
-  const workbook = (await workbookBytes(job.file)) * WORKBOOK_HEAP_PER_BYTE;
-  const bytes = rows * BYTES_PER_ROW_IN_FLIGHT + people * PEOPLE_BYTES_PER_FILE_BYTE + workbook;
+  // An `.xlsx` input is read whole (twice: the check, then the import); an `.xlsx` results file is held
+  // until the end: every row's cells and outcome, about so many times the input's size.
+  const input = await workbookBytes(job.file);
+  const results = job.out !== undefined && isWorkbookPath(job.out) ? await fileSize(job.file) : 0;
+  const bytes =
+    rows * BYTES_PER_ROW_IN_FLIGHT +
+    people * PEOPLE_BYTES_PER_FILE_BYTE +
+    input * WORKBOOK_HEAP_PER_BYTE +
+    results * WORKBOOK_BYTES_PER_FILE_BYTE;
   return {
     maxYoungGenerationSizeMb: YOUNG_MB,
     maxOldGenerationSizeMb: OLD_BASE_MB + Math.ceil(bytes / (1024 * 1024)),
@@ -81,12 +90,6 @@ export async function runInThread(job: ImportJob, io: CliIo): Promise<number> {
       stderrIsTTY: (io.stderr as { isTTY?: boolean }).isTTY === true,
     },
   };
-  // Why pretenuring is off (for this command's process, which is ours; the SDK sets no flag in a partner's):
-  // an import's rows live for a batch or a chunk, so V8 soon judges the sites allocating them (the row
-  // object, zod's parsed copy) to make old objects and allocates theirs in the old generation, where each
-  // keeps the row's young strings alive through scavenges until a full collection. The check pass of
-  // 1,000,000 rows then promoted 417 MB with 73 full collections, against 8 MB and 2 without (12 s and 8 s).
-  setFlagsFromString('--no-allocation-site-pretenuring');
   // The worker runs this very module (built, or TypeScript under a loader, as the command was started):
   // its last lines start the import there. A file, not `eval`: Node's `--import` preloads run in it too.
   const worker = new Worker(new URL(import.meta.url), {

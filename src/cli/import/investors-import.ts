@@ -1,10 +1,14 @@
 import { InvestorInput } from '../../schemas/investors.js';
 import type { ImportKind } from './import-kind.js';
 
-/** `import investors`: rows are `client.investors.create` inputs; bad rows fail alone, as in the API. */
-export function investorsImport(): ImportKind {
+/**
+ * `import investors`: rows are `client.investors.create` inputs; bad rows fail alone, as in the API. As the
+ * investors step of `import subscriptions --with-investors`, the sheet's subscription columns are ignored.
+ */
+export function investorsImport(ignoredColumns?: (header: readonly string[]) => string[]): ImportKind {
   return {
     name: 'investors',
+    ...(ignoredColumns === undefined ? {} : { ignoredColumns }),
     schema: InvestorInput,
     aliases: { 'e-mail': 'email', dob: 'dateOfBirth' },
     extraFields: [],

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { headerKey, headerKeys } from './header-names.js';
 import { ImportInputError } from './import-exit.js';
 import { readCsv } from './read-csv.js';
 import { unneutralised } from './results-file.js';
@@ -27,12 +28,18 @@ export async function readPeople(path: string): Promise<Map<string, string>> {
   const people = new Map<string, string>();
   let idColumn = -1;
   let personColumn = -1;
+  const names = headerKeys();
   for await (const records of readCsv(path, undefined)) {
     for (const { cells } of records) {
       if (idColumn === -1) {
-        const header = cells.map((cell) => cell.trim().toLowerCase());
-        idColumn = header.indexOf('partnerinvestorid');
-        personColumn = header.indexOf('servicepersonid');
+        // The results file keeps the input's own header: "Investor ID" as well as partnerInvestorId.
+        const fields = cells.map((cell) => {
+          const key = headerKey(cell);
+          if (key === 'servicepersonid') return 'servicePersonId';
+          return key === 'partnerinvestorid' ? 'partnerInvestorId' : names.get(key);
+        });
+        idColumn = fields.indexOf('partnerInvestorId');
+        personColumn = fields.indexOf('servicePersonId');
         if (idColumn === -1 || personColumn === -1) {
           throw new ImportInputError(
             `--people ${path}: expected columns partnerInvestorId and servicePersonId`,
@@ -40,8 +47,8 @@ export async function readPeople(path: string): Promise<Map<string, string>> {
         }
         continue;
       }
-      const id = unneutralised(cells[idColumn] ?? '');
-      const person = unneutralised(cells[personColumn] ?? '');
+      const id = unneutralised(cells[idColumn] ?? '').trim();
+      const person = unneutralised(cells[personColumn] ?? '').trim();
       if (id !== '' && person !== '') people.set(id, person);
     }
   }

@@ -74,6 +74,7 @@ export async function* readCsv(
   path: string,
   delimiter: string | undefined,
   encoding?: TextEncoding,
+  onDelimiter?: (delimiter: string) => void,
 ): AsyncGenerator<CsvRecord[]> {
   let text: TextStart;
   try {
@@ -81,9 +82,11 @@ export async function* readCsv(
   } catch (error) {
     throw new ImportInputError(`cannot read ${path}: ${(error as Error).message}`);
   }
+  const separator = delimiter ?? detectDelimiter(text.sample);
+  onDelimiter?.(separator);
   const parser = parse({
     bom: true,
-    delimiter: delimiter ?? detectDelimiter(text.sample),
+    delimiter: separator,
     info: true,
     max_record_size: MAX_RECORD_BYTES,
     // Rows with a wrong number of cells and quotes inside unquoted cells are reported per row, not fatal.

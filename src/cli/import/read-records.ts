@@ -8,6 +8,8 @@ export interface ReadOptions {
   delimiter?: string | undefined;
   encoding?: TextEncoding | undefined;
   sheet?: string | undefined;
+  /** Called with the delimiter a text file is read with (given or detected): the results CSV uses it. */
+  onDelimiter?: ((delimiter: string) => void) | undefined;
 }
 
 /**
@@ -64,5 +66,5 @@ export async function* readRecords(path: string, options: ReadOptions): AsyncGen
   if (options.sheet !== undefined) {
     throw new ImportInputError(`--sheet '${options.sheet}': ${path} is a text file, not an .xlsx workbook`);
   }
-  yield* readCsv(path, options.delimiter, options.encoding);
+  yield* readCsv(path, options.delimiter, options.encoding, options.onDelimiter);
 }

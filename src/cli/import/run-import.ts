@@ -31,9 +31,18 @@ export async function runImport(kindName: ImportKindName, values: OptionValues, 
   const delimiter = delimiterOption(stringValue(values, 'delimiter'));
   const dateFormat = dateFormatOption(stringValue(values, 'date-format'));
   const spvSlug = stringValue(values, 'spv-slug') ?? '';
-  // Credentials first, so a missing one fails before a long check pass; --check needs none, unless it
-  // must read an SPV request for its SPV and share classes.
-  const credentials = check && !isSpvRequestSlug(spvSlug) ? undefined : await readCredentials(values, io);
+  const currency = currencyOption(stringValue(values, 'currency'));
+  if (flag(values, 'with-investors') && stringValue(values, 'people') !== undefined) {
+    throw new UsageError('give --with-investors (the rows make their investors) or --people, not both');
+  }
+  // Credentials first, so a missing one fails before a long check pass. --check on investors needs none;
+  // on subscriptions it reads the SPV (its currency and share classes) when it can, and must for spvr_….
+  const credentials =
+    check && (kindName === 'investors' || !isSpvRequestSlug(spvSlug))
+      ? kindName === 'investors'
+        ? undefined
+        : await readCredentials(values, io).catch(() => undefined)
+      : await readCredentials(values, io);
   const allowInsecureHttp = flag(values, 'allow-insecure-http');
   if (credentials !== undefined && !allowInsecureHttp && isCleartextToNetwork(credentials.baseUrl)) {
     throw new UsageError(
@@ -52,6 +61,9 @@ export async function runImport(kindName: ImportKindName, values: OptionValues, 
     decimalComma: flag(values, 'decimal-comma'),
     spvSlug,
     people: stringValue(values, 'people'),
+    currency,
+    shareClass: stringValue(values, 'share-class'),
+    withInvestors: flag(values, 'with-investors'),
     check,
     json,
     quiet,
@@ -63,4 +75,12 @@ export async function runImport(kindName: ImportKindName, values: OptionValues, 
     logLevel: resolveLogLevel(undefined, io.env[LOG_LEVEL_ENV]),
   };
   return runInThread(job, io);
+}
+
+/** `--currency`: an ISO 4217 code (any case). */
+function currencyOption(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[A-Za-z]{3}$/.test(value))
+    throw new UsageError(`--currency '${value}': expected a code such as EUR`);
+  return value.toUpperCase();
 }

@@ -1,9 +1,20 @@
-import { NotFoundError, type PartnerEquity } from '../../index.js';
+import {
+  APIConnectionError,
+  type BulkChunkReport,
+  InternalServerError,
+  NotFoundError,
+  type PartnerEquity,
+  type PartnerEquityError,
+  RateLimitError,
+} from '../../index.js';
 import { formatError } from '../format-error.js';
+import { FailureReasons } from './failure-reasons.js';
 import { IMPORT_EXIT } from './import-exit.js';
+import type { RowOutcome } from './import-kind.js';
 import type { ImportIo, ImportRequest } from './import-request.js';
 import { type ImportCounts, Progress, type ProgressMode } from './progress.js';
-import { ResultsFile, resultCells, resultColumns } from './results-file.js';
+import { ResultsFile, resultCells, resultsLayout } from './results-file.js';
+import type { RunJournal } from './run-journal.js';
 import type { ScanResult } from './scan-rows.js';
 import { sendRows } from './send-rows.js';
 
@@ -29,10 +40,15 @@ export async function sendFile(
   io: ImportIo,
 ): Promise<number> {
   const { kind, file } = request.source;
+  const label = request.label ?? file;
+  const layout = scan.columns === undefined ? undefined : resultsLayout(kind, scan.columns);
   const results =
-    request.out === undefined ? undefined : await ResultsFile.create(request.out, resultColumns(kind));
+    request.out === undefined || layout === undefined
+      ? undefined
+      : await ResultsFile.create(request.out, layout.header, { delimiter: scan.delimiter ?? ',' });
   const progress = new Progress(io, progressMode(request, io));
   const counts: ImportCounts = { done: 0, total: scan.total, failed: 0 };
+  const reasons = new FailureReasons();
   let ended: Awaited<ReturnType<typeof sendRows>>;
   try {
     ended = await sendRows({
@@ -42,13 +58,30 @@ export async function sendFile(
       concurrency: request.concurrency,
       namespace: request.namespace,
       stopRequested: request.stopRequested,
-      onChunk: async (rows, outcomes, reports) => {
+      onChunk: async (rows, answered, reports) => {
         counts.done += rows.length;
+        const outcomes = replayedMarked(request.journal, answered, reports);
+        if (kind.name === 'subscriptions' && request.journal?.splitSince(reports) === true) {
+          io.stderr.write(
+            `warning: lines ${rows[0]?.line}-${rows.at(-1)?.line} were created in one request by an earlier run; the service now refuses requests that large, so this run sent them again in smaller ones under new keys: their subscriptions may now exist twice (check them before anything else)\n`,
+          );
+        }
+        await request.journal?.record(reports);
         // Chunks the service refused as too large were split: the progress line says what size worked.
         for (const report of reports)
           if (report.fittedRows !== undefined) counts.fittedRows = report.fittedRows;
-        counts.failed += outcomes.filter((outcome) => outcome.error !== undefined).length;
-        await results?.write(rows.map((row, index) => resultCells(row, outcomes[index] ?? { status: '' })));
+        outcomes.forEach((outcome, index) => {
+          const row = rows[index];
+          if (row !== undefined) request.onRow?.(row, outcome);
+          if (outcome.error === undefined) return;
+          counts.failed += 1;
+          reasons.add(outcome.error, rows[index]?.line ?? 0);
+        });
+        if (results !== undefined && layout !== undefined) {
+          await results.write(
+            rows.map((row, index) => resultCells(layout, row, outcomes[index] ?? { status: '' })),
+          );
+        }
         progress.update(counts);
       },
     });
@@ -74,6 +107,7 @@ export async function sendFile(
       succeeded: counts.done - counts.failed,
       seconds: Math.round(progress.seconds * 1000) / 1000,
       out: request.out,
+      reasons: reasons.json(),
     };
     io.stdout.write(`${JSON.stringify(summary)}\n`);
   }
@@ -85,8 +119,11 @@ export async function sendFile(
       );
     }
     // Rows of chunks the error refused count as failed: "done" is only what the API did.
+    const next = isTransient(ended.fatal)
+      ? 'the service was unavailable; run the same command again (rows done are replayed, not created again)'
+      : 'fix the cause and run the same command again';
     io.stderr.write(
-      `Stopped with ${n(counts.done - counts.failed)} of ${n(counts.total)} rows done${where}; fix the cause and run the same command again.\n`,
+      `Stopped with ${n(counts.done - counts.failed)} of ${n(counts.total)} rows done${where}; ${next}.\n`,
     );
     return 1;
   }
@@ -97,14 +134,48 @@ export async function sendFile(
     );
     return SIGNAL_EXIT[request.signal() ?? 'SIGINT'] ?? IMPORT_EXIT.interrupted;
   }
+  if (!request.json && counts.failed > 0) {
+    io.stderr.write(reasons.describe());
+    if (reasons.allTransient()) {
+      io.stderr.write(
+        'The service was unavailable for these rows: run the same command again (rows done are replayed, not created again).\n',
+      );
+    }
+  }
   if (!request.json && !request.quiet) {
     const seconds = progress.seconds.toFixed(1);
     const tail = counts.failed === 0 ? '' : request.out === undefined ? ' (--out <file> lists them)' : where;
     io.stderr.write(
       counts.failed === counts.total && counts.total > 0
-        ? `Imported nothing from ${file}: every one of its ${n(counts.total)} rows failed${tail}, in ${seconds} s\n`
-        : `Imported ${file}: ${n(counts.done - counts.failed)} of ${n(counts.total)} rows done, ${n(counts.failed)} failed${tail}, in ${seconds} s\n`,
+        ? `Imported nothing from ${label}: every one of its ${n(counts.total)} rows failed${tail}, in ${seconds} s\n`
+        : `Imported ${label}: ${n(counts.done - counts.failed)} of ${n(counts.total)} rows done, ${n(counts.failed)} failed${tail}, in ${seconds} s\n`,
     );
   }
   return counts.failed > 0 ? IMPORT_EXIT.rowsFailed : IMPORT_EXIT.done;
+}
+
+/** An error a later run may not get: the service down or busy, or the network. */
+function isTransient(error: PartnerEquityError): boolean {
+  return (
+    error instanceof InternalServerError ||
+    error instanceof APIConnectionError ||
+    error instanceof RateLimitError
+  );
+}
+
+/**
+ * Rows of a request an earlier run had answered (the journal knows its key) are `replayed`: the API gave
+ * back that run's answer, and nothing was created now.
+ */
+function replayedMarked(
+  journal: RunJournal | undefined,
+  outcomes: readonly RowOutcome[],
+  reports: readonly BulkChunkReport[],
+): readonly RowOutcome[] {
+  const [report] = reports;
+  if (journal === undefined || reports.length !== 1 || report === undefined || !journal.replayed(report))
+    return outcomes;
+  return outcomes.map((outcome) =>
+    outcome.error === undefined ? { ...outcome, status: 'replayed' } : outcome,
+  );
 }

@@ -1,40 +1,90 @@
 import { BadRequestError } from '../../index.js';
 import { SubscriptionInput } from '../../schemas/subscriptions.js';
 import { UsageError } from '../usage-error.js';
+import { fieldPaths } from './columns.js';
+import { headerKey, headerKeys } from './header-names.js';
 import type { ImportKind, RowOutcome } from './import-kind.js';
 
 // `subscriptions[3].lumpSum.value` (or `subscriptions.3.lumpSum.value`): the row and field a 400 names.
 const ATTRIBUTE = /^subscriptions(?:\[(\d+)\]|\.(\d+))\.?(.*)$/;
 
+/** What flags and the SPV's own record add to a subscriptions import. */
+export interface SubscriptionsOptions {
+  /** `--currency`: fills `lumpSum.currency` where the file has no value. */
+  currency?: string | undefined;
+  /** `--share-class`, as a slug: fills `shareClassSlug` where the file has no value. */
+  shareClassSlug?: string | undefined;
+  /** The SPV's currency, when it was read: a row in another is refused before anything is sent. */
+  spvCurrency?: string | undefined;
+  /** `--with-investors`: the investor columns are read (the investors step resolves the rows' ids). */
+  withInvestors?: boolean | undefined;
+}
+
+/** `partnerInvestorId → servicePersonId`: a `--people` file, or what the investors step made. */
+export interface PeopleLookup {
+  get(partnerInvestorId: string): string | undefined;
+}
+
+/** The investor fields a subscriptions sheet may carry beside its own (read with `--with-investors`). */
+export const INVESTOR_FIELDS = ['email', 'firstName', 'lastName', 'dateOfBirth', 'countryOfResidence'];
+
 /**
  * `import subscriptions <spv-slug>`: rows are `client.subscriptions.create` inputs. Investors are named by
- * `servicePersonId`, or by `partnerInvestorId` resolved through `people` (an investors results file).
+ * `servicePersonId`, or by `partnerInvestorId` resolved through `people` (an investors results file, or the
+ * investors step of `--with-investors`).
  */
 export function subscriptionsImport(
   spvSlug: string,
-  people: ReadonlyMap<string, string> | undefined,
+  people: PeopleLookup | undefined,
+  options: SubscriptionsOptions = {},
 ): ImportKind {
+  const filled = [
+    ...(options.currency === undefined ? [] : ['lumpSum.currency']),
+    ...(options.shareClassSlug === undefined ? [] : ['shareClassSlug']),
+  ];
+  const investorKeys = investorHeaderKeys();
   return {
     name: 'subscriptions',
     schema: SubscriptionInput,
     aliases: {},
     extraFields: ['partnerInvestorId'],
     substitutes: { servicePersonId: 'partnerInvestorId' },
+    filled,
     echoFields: ['partnerSubscriptionId', 'partnerInvestorId', 'servicePersonId'],
     idColumn: 'subscriptionSlug',
+    // The investors step reads them with --with-investors; this step never does.
+    ignoredColumns: (header) => header.filter((name) => investorKeys.has(headerKey(name))),
     checkColumns(columns) {
       if (people === undefined && columns.has('partnerInvestorId') && !columns.has('servicePersonId')) {
         throw new UsageError(
-          'the file names investors by partnerInvestorId: pass --people <file> (an `import investors --out` file)',
+          'the file names investors by partnerInvestorId: pass --with-investors (the same rows make the investors) or --people <file> (an `import investors --out` file)',
         );
       }
     },
     resolve(row) {
+      fill(row, options);
+      const currency = (row['lumpSum'] as { currency?: unknown } | undefined)?.currency;
+      if (options.spvCurrency !== undefined && typeof currency === 'string') {
+        if (currency.toUpperCase() !== options.spvCurrency) {
+          return {
+            field: 'lumpSum.currency',
+            reason: `'${currency}', but SPV ${spvSlug} takes ${options.spvCurrency} only`,
+          };
+        }
+      }
       const partnerInvestorId = row['partnerInvestorId'];
       if (row['servicePersonId'] !== undefined || typeof partnerInvestorId !== 'string') return undefined;
-      if (people === undefined) return 'no --people file to resolve this partnerInvestorId';
+      const field = 'partnerInvestorId';
+      if (people === undefined)
+        return { field, reason: 'no --people file to resolve this partnerInvestorId' };
       const personId = people.get(partnerInvestorId);
-      if (personId === undefined) return `'${partnerInvestorId}' has no servicePersonId in the --people file`;
+      if (personId === undefined) {
+        const reason =
+          options.withInvestors === true
+            ? `investor '${partnerInvestorId}' was not created or matched (the investors step says why)`
+            : `'${partnerInvestorId}' has no servicePersonId in the --people file`;
+        return { field, reason };
+      }
       row['servicePersonId'] = personId;
       return undefined;
     },
@@ -86,4 +136,31 @@ function refused(error: unknown, rowCount: number): RowOutcome[] | undefined {
           },
         };
   });
+}
+
+/** `--currency` and `--share-class` into a row that has no value of its own. */
+function fill(row: Record<string, unknown>, options: SubscriptionsOptions): void {
+  if (options.currency !== undefined) {
+    row['lumpSum'] ??= {};
+    (row['lumpSum'] as Record<string, unknown>)['currency'] ??= options.currency;
+  }
+  if (options.shareClassSlug !== undefined) row['shareClassSlug'] ??= options.shareClassSlug;
+}
+
+/** Every header key an investor column goes by, in any language the import reads: field names and names. */
+function investorHeaderKeys(): Set<string> {
+  const names = [...headerKeys()].filter(([, field]) => INVESTOR_FIELDS.includes(field)).map(([key]) => key);
+  return new Set([...INVESTOR_FIELDS.map(headerKey), ...names]);
+}
+
+/** The header names of a sheet's subscription columns (ignored by its investors step). */
+export function subscriptionColumns(header: readonly string[]): string[] {
+  const fields = [...fieldPaths(SubscriptionInput).keys()];
+  const own = new Set([
+    ...fields.map(headerKey),
+    ...[...headerKeys()]
+      .filter(([, field]) => field !== 'partnerInvestorId' && fields.includes(field))
+      .map(([key]) => key),
+  ]);
+  return header.filter((name) => own.has(headerKey(name)));
 }
