@@ -88,6 +88,23 @@ const GROUPS = {
       'test/reliability/fault-matrix.test.ts',
     ],
   },
+  // What the SDK learns from a service's rate-limit headers (issue 46).
+  limits: {
+    mutate: ['src/core/rate-limit/read-rate-limit.ts'],
+    tests: ['test/core/read-rate-limit.test.ts', 'test/core/rate-limit*.test.ts'],
+  },
+  // The bound on what a response may make the SDK read: bytes as received and as decoded (issue 46).
+  decompression: {
+    mutate: ['src/core/transport/response-body.ts'],
+    tests: [
+      'test/core/response-body.test.ts',
+      'test/core/compressed-responses.test.ts',
+      'test/core/transport-streaming.test.ts',
+      'test/core/undici-transport.test.ts',
+      'test/core/fetch-transport.test.ts',
+      'test/security/hostile-responses.test.ts',
+    ],
+  },
   // What keeps a secret or a server's control characters out of errors, logs and the terminal (issue 46).
   redaction: {
     mutate: [
