@@ -3,7 +3,7 @@ import { link, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cliSecrets } from '../../src/cli/cli-secrets.js';
 import type { CheckedRow } from '../../src/cli/import/checked-rows.js';
 import type { ColumnMap } from '../../src/cli/import/columns.js';
@@ -190,6 +190,45 @@ describe('a CSV results file', () => {
     const file = await ResultsFile.create(path, ['line']);
     await file.close();
     expect((await readdir(sub)).sort()).toEqual([live, odd, other, 'kept.csv'].sort());
+  });
+});
+
+describe('a CSV results file that cannot be written', () => {
+  it('in a folder that does not exist: the error of opening the file', async () => {
+    const path = join(dir, `no-such-folder-${files++}`, 'out.csv');
+    await expect(ResultsFile.create(path, ['line'])).rejects.toMatchObject({
+      code: 'ENOENT',
+      syscall: 'open',
+    });
+  });
+
+  it("when its temporary file was removed under it: the rename's error, not the clean-up's", async () => {
+    const sub = join(dir, `gone-${files++}`);
+    await mkdir(sub);
+    const file = await ResultsFile.create(join(sub, 'out.csv'), ['line']);
+    for (const name of await readdir(sub)) await rm(join(sub, name));
+    await expect(file.close()).rejects.toMatchObject({ code: 'ENOENT', syscall: 'rename' });
+    expect(await readdir(sub)).toEqual([]);
+  });
+
+  it("keeps the temporary file of a run it may not signal (another user's: EPERM), as alive", async () => {
+    const sub = join(dir, `eperm-${files++}`);
+    await mkdir(sub);
+    const pid = 99_999_999;
+    const theirs = `.out.csv.${pid}-0123456789ab.tmp`;
+    await writeFile(join(sub, theirs), 'their run');
+    const kill = process.kill.bind(process);
+    const spy = vi.spyOn(process, 'kill').mockImplementation((target, signal) => {
+      if (target !== pid) return kill(target, signal);
+      throw Object.assign(new Error('kill EPERM'), { code: 'EPERM' });
+    });
+    try {
+      const file = await ResultsFile.create(join(sub, 'out.csv'), ['line']);
+      await file.close();
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await readdir(sub)).sort()).toEqual([theirs, 'out.csv'].sort());
   });
 });
 
