@@ -105,6 +105,12 @@ const GROUPS = {
       'test/security/hostile-responses.test.ts',
     ],
   },
+  // What the CLI import writes for a person to open: formulas neutralised, the file never written through
+  // a link or over its input (issue 46). Its in-process tests only: the CLI's own spawn a child.
+  results: {
+    mutate: ['src/cli/import/results-file.ts'],
+    tests: ['test/cli/results-file.test.ts'],
+  },
   // What keeps a secret or a server's control characters out of errors, logs and the terminal (issue 46).
   redaction: {
     mutate: [
