@@ -88,7 +88,8 @@ export function undiciTransport(options: UndiciTransportOptions = {}): ClosableT
   return Object.assign(transport, {
     close: async () => {
       await started;
-      await owned?.close();
+      // Bun's own `undici` gives an Agent with no `close`.
+      await owned?.close?.();
     },
   });
 }
