@@ -16,7 +16,11 @@ const BULK_CHILD = fileURLToPath(new URL('./bulk-child.ts', import.meta.url));
 const DELAY_MS = 40;
 /** Issue 25's targets: what a partner notices over a network. */
 const MIN_GET_RATIO = 0.98;
-const MIN_IMPORT_RATIO = 0.95;
+/**
+ * Re-based from 0.95x by issue 48 (bench findings, "Bulk import guards re-based"): with the loopback tricks
+ * gone (inOrder, sorted row schemas, `answered`, the transport's own dispatch) a quiet run read 0.91x.
+ */
+const MIN_IMPORT_RATIO = 0.9;
 /** The SDK's bulk defaults, passed explicitly to both import contenders. */
 const DEFAULTS = { chunkSize: 500, concurrency: 4 } as const;
 
@@ -103,6 +107,11 @@ export async function runOverNetwork({ quick, log }: BenchContext): Promise<Scen
           SCENARIO,
           `wall time of the ${n(rows)}-row import, SDK / hand-written undici (median)`,
           `${seconds(medianMs(sdkImport))} / ${seconds(medianMs(rawImport))}`,
+        ),
+        reported(
+          SCENARIO,
+          `client CPU µs/row of the ${n(rows)}-row import, SDK / hand-written undici`,
+          `${fmt(sdkImport.cpuMicrosPerOp)} / ${fmt(rawImport.cpuMicrosPerOp)}`,
         ),
         ...sweepTable(sweep, n(sweepRows)),
       ],

@@ -12,8 +12,12 @@ const BULK_CHILD = fileURLToPath(new URL('./bulk-child.ts', import.meta.url));
 /** The link: 20 Mbit/s down, shared by every connection, 40 ms before each answer (as scenario 7). */
 const MBIT_PER_SECOND = 20;
 const DELAY_MS = 40;
-/** Issue 34's target: the SDK is not slower than a hand-written fetch client (which gets gzip from fetch). */
-const MIN_IMPORT_RATIO = 1.0;
+/**
+ * Issue 34's target was 1.00x: the SDK not slower than a hand-written fetch client (which gets gzip from
+ * fetch). Re-based by issue 48 (bench findings, "Bulk import guards re-based"): without the loopback tricks
+ * a quiet run read 0.95x, the SDK checking every row and deriving every chunk's key where fetch does neither.
+ */
+const MIN_IMPORT_RATIO = 0.93;
 const DEFAULTS = { chunkSize: 500, concurrency: 4 } as const;
 
 /**

@@ -52,7 +52,9 @@ export function stableJson(value: unknown): string {
 }
 
 // `value` as JSON.stringify sees it (after `toJSON(key)`, a BigInt's left to JSON.stringify), objects as
-// sorted copies with no prototype (so an own `__proto__` key, as JSON.parse makes, stays a key).
+// plain copies with their keys sorted. Not null-prototype copies: V8 keeps those as hash tables, slower to
+// build and to write (bench/RESULTS.md). An own `__proto__` key (JSON.parse makes them) is defined, since
+// assigning it would set the copy's prototype instead.
 function sortedCopy(value: unknown, key: string, path: object[]): unknown {
   const toJSON = Object(value) === value ? (value as { toJSON?: unknown }).toJSON : undefined;
   const item: unknown = typeof toJSON === 'function' ? toJSON.call(value, key) : value;
@@ -62,9 +64,13 @@ function sortedCopy(value: unknown, key: string, path: object[]): unknown {
   if (item === null || typeof item !== 'object') return item;
   if (path.includes(item)) throw new TypeError('stable JSON: the payload has a cycle');
   path.push(item);
-  const copy = (Array.isArray(item) ? [] : Object.create(null)) as Record<string, unknown>;
-  for (const name of Array.isArray(item) ? item.keys() : Object.keys(item).sort())
-    copy[name] = sortedCopy((item as Record<string, unknown>)[name], String(name), path);
+  const copy = (Array.isArray(item) ? [] : {}) as Record<string, unknown>;
+  for (const name of Array.isArray(item) ? item.keys() : Object.keys(item).sort()) {
+    const field = sortedCopy((item as Record<string, unknown>)[name], String(name), path);
+    // Stryker disable next-line ConditionalExpression: defining every key writes the same JSON, only slower
+    if (name === '__proto__') Object.defineProperty(copy, name, { value: field, enumerable: true });
+    else copy[name] = field;
+  }
   path.pop();
   return copy;
 }
