@@ -61,9 +61,12 @@ async function* counted(source: AsyncIterable<Uint8Array>, limit: number): Async
   }
 }
 
-// The bytes as received counted, then decoded (no decoder: as sent). pipeline() destroys every stage, the
-// source included, when one fails or the reader stops early.
+// The bytes as received counted, then decoded. pipeline() destroys every stage, the source included, when
+// one fails or the reader stops early. With nothing to decode, the bytes received are the bytes counted, and
+// the source's own iterator destroys it when the reader stops: no pipeline (it builds an AbortController,
+// and aborts it, for every answer).
 function decode(source: Readable, decoders: Transform[], limit: number): AsyncIterable<Uint8Array> {
+  if (decoders.length === 0) return source;
   let received = 0;
   const sent = new Transform({
     transform(chunk: Buffer, _encoding, done) {
