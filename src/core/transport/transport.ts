@@ -67,8 +67,9 @@ export interface ClosableTransport extends Transport {
 }
 
 /**
- * The default transport: `request` over a keep-alive undici `Agent` (shared by derived clients), through the
- * proxy the environment names, decoding compressed answers. undici is imported on the first request.
+ * The transport for a `dispatcher` or a proxy variable: `request` over a keep-alive undici `Agent` (shared by
+ * derived clients), through the proxy the environment names, decoding compressed answers. undici is
+ * imported on the first request.
  */
 export function undiciTransport(options: UndiciTransportOptions = {}): ClosableTransport {
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -134,8 +135,8 @@ async function send(
   return { status, headers: headersOf(raw), body: boundedBody(answer.body, facts) };
 }
 
-// undici's header object read by name, or walked as pairs.
-function headersOf(raw: Record<string, string | string[] | undefined>): ResponseHeaders {
+/** A header object (undici's, or `node:http`'s) read by name, or walked as pairs. */
+export function headersOf(raw: Record<string, string | string[] | undefined>): ResponseHeaders {
   return {
     get: (name) => {
       const value = raw[name];
