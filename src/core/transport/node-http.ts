@@ -1,15 +1,12 @@
 import type * as Http from 'node:http';
 import { Readable } from 'node:stream';
 import { ACCEPT_ENCODING, boundedBody } from './response-body.js';
-import {
-  type ClosableTransport,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  headersOf,
-  type TransportRequest,
-  type TransportResponse,
-} from './transport.js';
+import type { ClosableTransport, ResponseHeaders, TransportRequest, TransportResponse } from './transport.js';
 
 type Client = Pick<typeof Http, 'request' | 'Agent'>;
+
+/** @default 10 MiB: far above any documented response, small enough to stop a runaway proxy page. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 // `process.getBuiltinModule` hands over the CommonJS module: `import('node:http')` would build its ESM
 // namespace, reading its lazy WebSocket/MessageEvent getters, which load Node's bundled undici (~40 ms).
@@ -113,4 +110,18 @@ function tlsNamed(error: Error & { code?: string }): Error {
   if (reason === undefined) return error;
   const code = `ERR_SSL_${reason.toUpperCase().replaceAll(' ', '_')}`;
   return Object.assign(new Error(`TLS failed: ${reason}`, { cause: error }), { code });
+}
+
+/** A header object (undici's, or `node:http`'s) read by name, or walked as pairs. */
+export function headersOf(raw: Record<string, string | string[] | undefined>): ResponseHeaders {
+  return {
+    get: (name) => {
+      const value = raw[name];
+      return value === undefined ? null : (Array.isArray(value) ? value.join(', ') : value).trim();
+    },
+    *[Symbol.iterator]() {
+      for (const [name, value] of Object.entries(raw))
+        for (const item of [value ?? []].flat()) yield [name, item];
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebStream } from 'node:stream/web';
 import type { Dispatcher } from 'undici';
+import { DEFAULT_MAX_RESPONSE_BYTES, headersOf } from './node-http.js';
 import { processEnv, proxyVariable } from './proxy.js';
 import { ACCEPT_ENCODING, boundedBody } from './response-body.js';
 
@@ -45,9 +46,6 @@ export interface TransportResponse {
 
 /** The seam between the SDK and the network; a rejection means "no usable response". */
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
-
-/** @default 10 MiB: far above any documented response, small enough to stop a runaway proxy page. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 /** Options of {@link undiciTransport}. */
 export interface UndiciTransportOptions {
@@ -133,20 +131,6 @@ async function send(
     limit,
   };
   return { status, headers: headersOf(raw), body: boundedBody(answer.body, facts) };
-}
-
-/** A header object (undici's, or `node:http`'s) read by name, or walked as pairs. */
-export function headersOf(raw: Record<string, string | string[] | undefined>): ResponseHeaders {
-  return {
-    get: (name) => {
-      const value = raw[name];
-      return value === undefined ? null : (Array.isArray(value) ? value.join(', ') : value).trim();
-    },
-    *[Symbol.iterator]() {
-      for (const [name, value] of Object.entries(raw))
-        for (const item of [value ?? []].flat()) yield [name, item];
-    },
-  };
 }
 
 /**
