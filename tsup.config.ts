@@ -79,6 +79,9 @@ export default defineConfig({
   platform: 'node',
   splitting: true,
   treeshake: true,
+  // zod inside dist (issue 48): one module to load instead of 95 (its 60 locales among them), ~30 ms of a
+  // cold start. It stays a dependency: the published .d.ts name its types.
+  noExternal: ['zod'],
   plugins: [checkNodeFirst],
   // `@partner-equity/sdk/testing` without msw: one line with the install command (see the script).
   onSuccess: () => wrapTestingEntry('dist'),

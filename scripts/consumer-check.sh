@@ -57,6 +57,28 @@ for node in "$node22" "$node24"; do
   (cd "$project" && "$node" esm.mjs && "$node" cjs.cjs)
 done
 
+# The cold start (issue 48): importing the installed SDK loads no package but p-retry (zod is bundled into
+# dist), and building a client and its first request none at all (node:http, node:crypto: no undici, jose).
+(cd "$project" && "$node24" --input-type=module -e '
+  import { registerHooks } from "node:module";
+  const packages = new Set();
+  registerHooks({ resolve(specifier, context, next) {
+    const result = next(specifier, context);
+    const name = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(result.url)?.[1];
+    if (name !== undefined) packages.add(name);
+    return result;
+  } });
+  const { PartnerEquity } = await import("@partner-equity/sdk");
+  const { generateKeyPairSync } = await import("node:crypto");
+  const { privateKey } = generateKeyPairSync("ed25519");
+  const client = new PartnerEquity({ baseUrl: "http://127.0.0.1:9", clientId: "c", issuer: "https://partner.example", privateKey, maxRetries: 0, logLevel: "off" });
+  await client.oauth.info().catch(() => {});
+  await client.close();
+  const loaded = [...packages].filter((name) => !["@partner-equity/sdk", "p-retry", "is-network-error"].includes(name));
+  if (loaded.length > 0) { console.error("the import and first call loaded packages:", loaded); process.exit(1); }
+  console.log("ok the import and a first call load no package beyond the SDK and p-retry");
+')
+
 # The OpenTelemetry versions docs/observability.md names as installing together: each line beside the
 # packed SDK in a project of its own (npm's peer check fails a mixed set with ERESOLVE), then loaded.
 # shellcheck disable=SC2086 # each line is a list of package specs

@@ -11,13 +11,9 @@ import type { Authenticator } from './core/request/authenticator.js';
 import { Requester } from './core/request/requester.js';
 import { resolveResponseValidation, responseValidation } from './core/request/response-validation.js';
 import { DEFAULT_RETRY } from './core/request/retry-policy.js';
+import { defaultTransport } from './core/transport/default-transport.js';
 import { isCleartextToNetwork } from './core/transport/loopback-host.js';
-import {
-  type ClosableTransport,
-  fetchTransport,
-  type Transport,
-  undiciTransport,
-} from './core/transport/transport.js';
+import { type ClosableTransport, fetchTransport, type Transport } from './core/transport/transport.js';
 import type { DoctorReport } from './doctor/doctor-report.js';
 import type { DoctorOptions } from './doctor/run-doctor.js';
 import { Contracts } from './resources/contracts.js';
@@ -118,7 +114,7 @@ export class PartnerEquity {
     this.#transport =
       shared?.transport ??
       (o.fetch === undefined
-        ? undiciTransport({ dispatcher: o.dispatcher, maxResponseBytes: o.maxResponseBytes })
+        ? defaultTransport({ dispatcher: o.dispatcher, maxResponseBytes: o.maxResponseBytes })
         : fetchTransport(o.fetch, { maxResponseBytes: o.maxResponseBytes }));
     const clock: Clock = o.clock ?? systemClock;
     const logLevel = resolveLogLevel(o.logLevel);

@@ -135,7 +135,7 @@ export async function runFirstAnswer({ quick, log }: BenchContext): Promise<Scen
         runs.get(name)!.push(timings);
         if (name === 'ours') {
           // When the token request reached the server, on the measured process's clock: after the
-          // import, the client, loading jose and signing the assertion.
+          // import, the client and signing the assertion.
           const arrived = (await replay.arrivals())['POST /v1/oauth2/tokens'];
           if (arrived !== undefined) tokenSent.push(arrived - timings.origin);
         }
@@ -175,7 +175,7 @@ export async function runFirstAnswer({ quick, log }: BenchContext): Promise<Scen
         ),
         reported(
           SCENARIO,
-          'ours, breakdown: import / token request sent (client, jose, signature) / first answer (median)',
+          'ours, breakdown: import / token request sent (client, signature) / first answer (median)',
           `${fmt(imported('ours'))} / ${tokenSent.length > 0 ? fmt(median(tokenSent)) : '?'} / ${fmt(answered('ours'))} ms`,
         ),
         atMost(SCENARIO, "ours / the anchors' median, per round (median)", ratio, MAX_RATIO, 'x'),

@@ -59,9 +59,9 @@ export interface ClientOptions {
   deadline?: number | undefined;
   /** Backoff tuning. @default { initialDelayMs: 500, maxDelayMs: 8000, maxRetryAfterMs: 60000 } */
   retry?: Partial<RetryConfig> | undefined;
-  /** Send requests with this `fetch` (MSW `setupServer`, other runtimes) instead of undici. */
+  /** Send requests with this `fetch` (MSW `setupServer`, other runtimes) instead of Node's `http`. */
   fetch?: typeof globalThis.fetch | undefined;
-  /** An undici dispatcher (proxy agent, mock agent, tuned pool) for the default transport. */
+  /** An undici dispatcher (proxy agent, mock agent, tuned pool): requests then go through npm undici. */
   dispatcher?: Dispatcher | undefined;
   /** Where log lines go. @default console */
   logger?: Logger | undefined;

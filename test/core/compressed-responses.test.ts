@@ -4,6 +4,7 @@ import * as zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { NotFoundError, ResponseTooLargeError } from '../../src/core/errors/errors.js';
+import { nodeHttpTransport } from '../../src/core/transport/node-http.js';
 import { fetchTransport, type Transport, undiciTransport } from '../../src/core/transport/transport.js';
 import { testRequester } from '../helpers/requester-factory.js';
 
@@ -39,6 +40,11 @@ async function serve(handler: (url: URL, res: ServerResponse) => void): Promise<
 }
 
 const transports: Record<string, () => Transport> = {
+  'node:http': () => {
+    const transport = nodeHttpTransport({ maxResponseBytes: LIMIT });
+    closers.push(transport.close);
+    return transport;
+  },
   undici: () => {
     const transport = undiciTransport({ maxResponseBytes: LIMIT });
     closers.push(transport.close);

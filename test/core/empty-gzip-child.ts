@@ -1,11 +1,12 @@
 // Run by empty-gzip-members.test.ts in its own process, so the RSS it reports is the transport's alone.
 // Reads one answer from the URL given through the transport named, the way the pipeline does (readText),
 // and prints how it ended and how far the RSS high-water mark rose meanwhile.
+import { nodeHttpTransport } from '../../src/core/transport/node-http.js';
 import { fetchTransport, readText, undiciTransport } from '../../src/core/transport/transport.js';
 
 const [name, url] = process.argv.slice(2);
-const undici = undiciTransport();
-const transport = name === 'fetch' ? fetchTransport(globalThis.fetch) : undici;
+const closable = name === 'node:http' ? nodeHttpTransport() : undiciTransport();
+const transport = name === 'fetch' ? fetchTransport(globalThis.fetch) : closable;
 const get = async (path: string) => {
   const response = await transport({
     method: 'GET',
@@ -15,7 +16,7 @@ const get = async (path: string) => {
   });
   return readText(response.body);
 };
-// Warm up the code paths (undici's import, a connection, a gunzip) before the baseline.
+// Warm up the code paths (undici's import or node:http's, a connection, a gunzip) before the baseline.
 await get('/small');
 const maxRss = () => process.resourceUsage().maxRSS * 1024;
 const before = maxRss();
@@ -24,4 +25,4 @@ const outcome = await get('/members').then(
   (error: unknown) => (error instanceof Error ? error.constructor.name : String(error)),
 );
 process.stdout.write(JSON.stringify({ outcome, rssGrowth: maxRss() - before }));
-await undici.close();
+await closable.close();

@@ -2,8 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakePartnerEquity } from '../../src/testing/index.js';
 import { runScript } from '../cli/cli-process.js';
 
-// Issue 48's cold start: the main entry loads what every call needs; jose, npm undici and the CLI's
-// spreadsheet code load when (and only if) something uses them.
+// Issue 48's cold start: the main entry loads what every call needs; npm undici (a proxy, a dispatcher)
+// and the CLI's spreadsheet code load when (and only if) something uses them; jose (the fake's verifier)
+// never on the SDK's path. The default transport is Node's own http client.
 let fake: FakePartnerEquity | undefined;
 afterEach(async () => {
   await fake?.close();
@@ -37,7 +38,7 @@ const UNDICI = /^node_modules\/undici\//;
 const NO_PROXY_ENV = { HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '' };
 
 describe('the first call loads what it needs, and the import nothing more', () => {
-  it('import: no jose, npm undici, CSV parser, country names or CLI; the first call: jose signing, undici', async () => {
+  it('import: no jose, npm undici, CSV parser, country names or CLI; the first call: none of them', async () => {
     const { atImport, byCall, clientId, expectedClientId } = await firstCall(NO_PROXY_ENV);
     expect(clientId).toBe(expectedClientId);
     // The hook sees our modules and dependencies (a blind list would pass anything below).
@@ -47,10 +48,19 @@ describe('the first call loads what it needs, and the import nothing more', () =
     expect(from(atImport, JOSE)).toEqual([]);
     expect(from(atImport, UNDICI)).toEqual([]);
     expect(from(atImport, /^node_modules\/(csv-parse|i18n-iso-countries)\/|^src\/cli\//)).toEqual([]);
-    // The first signature loads jose's compact signing, not all of jose.
-    expect(from(byCall, JOSE)).toContain('node_modules/jose/dist/webapi/jws/compact/sign.js');
-    expect(from(byCall, /^node_modules\/jose\/dist\/webapi\/(jwe|jwks|jwt)\//)).toEqual([]);
-    // undici (the transport) is imported by the first request, not by the import.
+    // The first signature is node:crypto's: no jose module at all.
+    expect(from(byCall, JOSE)).toEqual([]);
+    // The default transport is node:http: the first call loads no package at all.
+    expect(from(byCall, /^node_modules\//)).toEqual([]);
+  });
+
+  it('a proxy variable: the first call imports undici, whose EnvHttpProxyAgent honours it', async () => {
+    // NO_PROXY exempts the fake's host, so the call goes direct through undici's agent.
+    const env = { ...NO_PROXY_ENV, HTTPS_PROXY: 'http://127.0.0.1:9', NO_PROXY: '127.0.0.1', no_proxy: '' };
+    const { atImport, byCall, clientId, expectedClientId } = await firstCall(env);
+    expect(clientId).toBe(expectedClientId);
+    expect(from(atImport, UNDICI)).toEqual([]);
     expect(byCall).toContain('node_modules/undici/index.js');
+    expect(from(byCall, JOSE)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import * as zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResponseTooLargeError } from '../../src/core/errors/errors.js';
+import { nodeHttpTransport } from '../../src/core/transport/node-http.js';
 import {
   fetchTransport,
   readText,
@@ -23,6 +24,11 @@ afterEach(async () => {
 });
 
 const transports: Record<string, () => Transport> = {
+  'node:http': () => {
+    const transport = nodeHttpTransport();
+    closers.push(transport.close);
+    return transport;
+  },
   undici: () => {
     const transport = undiciTransport();
     closers.push(transport.close);

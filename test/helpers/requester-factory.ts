@@ -3,18 +3,18 @@ import type { Authenticator } from '../../src/core/request/authenticator.js';
 import { Requester, type RequesterConfig } from '../../src/core/request/requester.js';
 import { responseValidation } from '../../src/core/request/response-validation.js';
 import { DEFAULT_RETRY } from '../../src/core/request/retry-policy.js';
-import { undiciTransport } from '../../src/core/transport/transport.js';
+import { defaultTransport } from '../../src/core/transport/default-transport.js';
 import { drivingClock } from './driving-clock.js';
 import { memoryLogger } from './memory-logger.js';
 
 /**
- * A {@link Requester} for pipeline tests: undici transport, a driving clock (backoff waits complete at
+ * A {@link Requester} for pipeline tests: the default transport (as a client builds it), a driving clock (backoff waits complete at
  * once and are recorded), a memory logger, 2 retries, 5 s per attempt.
  */
 export function testRequester(baseUrl: string, overrides: Partial<RequesterConfig> = {}): Requester {
   return new Requester({
     baseUrl: new URL(baseUrl),
-    transport: undiciTransport(),
+    transport: defaultTransport(),
     clock: drivingClock(),
     logger: memoryLogger(),
     validation: responseValidation('strict', memoryLogger()),

@@ -4,6 +4,19 @@ import type { SpvRequestCreate } from '../../src/schemas/spv-requests.js';
 import type { FakePartnerEquity, FaultSpec } from '../../src/testing/index.js';
 import { investorRow } from './fake-env.js';
 
+/**
+ * A bulk row that failed after the SDK's retries: the row form of a typed error, with its code. A retryable
+ * `request_failed` is what a single call reports as APIConnectionError after the same retries.
+ */
+export class RowFailure extends Error {
+  constructor(
+    readonly code: string | undefined,
+    readonly retryable: boolean | undefined,
+  ) {
+    super(`investor row failed: ${code} (retryable: ${retryable})`);
+  }
+}
+
 /** A small seeded PRNG (mulberry32): the same seed gives the same calls and faults on every run. */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
@@ -88,7 +101,7 @@ export function nextCall(
         const { failed } = await client.investors.create([row], {
           idempotencyKey: deriveIdempotencyKey('soak', row),
         });
-        if (failed.length > 0) throw new Error(`investor row failed: ${JSON.stringify(failed[0]?.error)}`);
+        if (failed.length > 0) throw new RowFailure(failed[0]?.error.code, failed[0]?.error.retryable);
         ledger.investors.add(row.partnerInvestorId);
       },
     };

@@ -14,7 +14,14 @@ import {
 } from '../../src/testing/index.js';
 import { drivingClock } from '../helpers/driving-clock.js';
 import { spvBody } from './fake-env.js';
-import { emptyLedger, maybeFault, nextCall, type SoakLedger, seededRandom } from './soak-workload.js';
+import {
+  emptyLedger,
+  maybeFault,
+  nextCall,
+  RowFailure,
+  type SoakLedger,
+  seededRandom,
+} from './soak-workload.js';
 
 /**
  * Soak: 50,000 partner calls, 16 at a time, 5 % of them meeting a random fault (503, 502, 429 + Retry-After,
@@ -122,7 +129,11 @@ async function runSegment(from: number, to: number, ledger: SoakLedger, random: 
           break;
         } catch (error) {
           const name =
-            error instanceof PartnerEquityError ? error.constructor.name : `untyped ${String(error)}`;
+            error instanceof PartnerEquityError
+              ? error.constructor.name
+              : error instanceof RowFailure && error.retryable === true
+                ? `row ${error.code}`
+                : `untyped ${String(error)}`;
           ledger.errors.set(name, (ledger.errors.get(name) ?? 0) + 1);
           if (!call.write || attempt >= 5) break; // reads are not re-run; a write is, with the same key
         }

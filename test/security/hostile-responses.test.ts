@@ -10,6 +10,7 @@ import {
   ResponseValidationError,
 } from '../../src/core/errors/errors.js';
 import type { Requester } from '../../src/core/request/requester.js';
+import { nodeHttpTransport } from '../../src/core/transport/node-http.js';
 import { fetchTransport, type Transport, undiciTransport } from '../../src/core/transport/transport.js';
 import { EVENTUALLY } from '../helpers/eventually.js';
 import { testRequester } from '../helpers/requester-factory.js';
@@ -30,6 +31,11 @@ afterEach(async () => {
 });
 
 const transports: Record<string, () => Transport> = {
+  'node:http': () => {
+    const transport = nodeHttpTransport({ maxResponseBytes: CAP });
+    closers.push(transport.close);
+    return transport;
+  },
   undici: () => {
     const transport = undiciTransport({ maxResponseBytes: CAP });
     closers.push(transport.close);

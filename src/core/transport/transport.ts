@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebStream } from 'node:stream/web';
 import type { Dispatcher } from 'undici';
+import { DEFAULT_MAX_RESPONSE_BYTES, headersOf } from './node-http.js';
 import { processEnv, proxyVariable } from './proxy.js';
 import { ACCEPT_ENCODING, boundedBody } from './response-body.js';
 
@@ -46,9 +47,6 @@ export interface TransportResponse {
 /** The seam between the SDK and the network; a rejection means "no usable response". */
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
 
-/** @default 10 MiB: far above any documented response, small enough to stop a runaway proxy page. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
-
 /** Options of {@link undiciTransport}. */
 export interface UndiciTransportOptions {
   /**
@@ -67,8 +65,9 @@ export interface ClosableTransport extends Transport {
 }
 
 /**
- * The default transport: `request` over a keep-alive undici `Agent` (shared by derived clients), through the
- * proxy the environment names, decoding compressed answers. undici is imported on the first request.
+ * The transport for a `dispatcher` or a proxy variable: `request` over a keep-alive undici `Agent` (shared by
+ * derived clients), through the proxy the environment names, decoding compressed answers. undici is
+ * imported on the first request.
  */
 export function undiciTransport(options: UndiciTransportOptions = {}): ClosableTransport {
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -132,20 +131,6 @@ async function send(
     limit,
   };
   return { status, headers: headersOf(raw), body: boundedBody(answer.body, facts) };
-}
-
-// undici's header object read by name, or walked as pairs.
-function headersOf(raw: Record<string, string | string[] | undefined>): ResponseHeaders {
-  return {
-    get: (name) => {
-      const value = raw[name];
-      return value === undefined ? null : (Array.isArray(value) ? value.join(', ') : value).trim();
-    },
-    *[Symbol.iterator]() {
-      for (const [name, value] of Object.entries(raw))
-        for (const item of [value ?? []].flat()) yield [name, item];
-    },
-  };
 }
 
 /**
