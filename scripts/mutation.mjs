@@ -93,6 +93,18 @@ const GROUPS = {
     mutate: ['src/core/rate-limit/read-rate-limit.ts'],
     tests: ['test/core/read-rate-limit.test.ts', 'test/core/rate-limit*.test.ts'],
   },
+  // The limiter: the pace it keeps, the waits it bounds, the probe that lets a wrong rule be corrected, the
+  // fleet budget it shares through a store (issue 46).
+  limiter: {
+    mutate: ['src/core/rate-limit/rate-limiter.ts'],
+    tests: [
+      'test/core/rate-limit*.test.ts',
+      'test/core/one-resender.test.ts',
+      'test/core/timer-options.test.ts',
+      'test/core/retry*.test.ts',
+      'test/redis/rate-limit*.test.ts',
+    ],
+  },
   // The bound on what a response may make the SDK read: bytes as received and as decoded (issue 46).
   decompression: {
     mutate: ['src/core/transport/response-body.ts'],
