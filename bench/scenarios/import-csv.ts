@@ -15,6 +15,14 @@ const SCENARIO = '8 CSV import';
 const TMP = fileURLToPath(new URL('../../.bench-tmp/import/', import.meta.url));
 /** Issues 29 and 34: RSS growth from a small file to a million rows, and over a stream's second half. */
 const MAX_RSS_GROWTH_MB = 64;
+/**
+ * The command's own growth, from 10,000 rows to a million. It was held to {@link MAX_RSS_GROWTH_MB} while the
+ * command kept nothing per row. Issue 49's checks find a repeated investor id or e-mail anywhere in the file,
+ * so the command now holds every id and e-mail by hash, in a table per pass (check, then send): about 100 MB
+ * at a million rows (peak RSS 271.7 against 170.5 MB for the same build without the tables,
+ * `npm run bench:compare-import`, 2026-11-29). The SDK's own stream stays under the first bound.
+ */
+const MAX_COMMAND_RSS_GROWTH_MB = 160;
 /** What the heap may still hold after a full collection at a million streamed rows over a hundred thousand. */
 const MAX_HEAP_ALIVE_GROWTH_MB = 4;
 /** Issue 35's target: behind a body cap, at most this many times a run that started at the right size. */
@@ -262,7 +270,7 @@ export async function runImportCsv({ quick, log }: BenchContext): Promise<Scenar
           SCENARIO,
           `peak RSS growth ${name(small)} → ${name(large)} rows`,
           large.peakMb - small.peakMb,
-          MAX_RSS_GROWTH_MB,
+          MAX_COMMAND_RSS_GROWTH_MB,
           'MB',
         ),
         reported(
