@@ -18,9 +18,9 @@ const MAX_RSS_GROWTH_MB = 64;
 /**
  * The command's own growth, from 10,000 rows to a million. It was held to {@link MAX_RSS_GROWTH_MB} while the
  * command kept nothing per row. Issue 49's checks find a repeated investor id or e-mail anywhere in the file,
- * so the command now holds every id and e-mail by hash, in a table per pass (check, then send): about 100 MB
- * at a million rows (peak RSS 271.7 against 170.5 MB for the same build without the tables,
- * `npm run bench:compare-import`, 2026-11-29). The SDK's own stream stays under the first bound.
+ * so the command now holds every id and e-mail by hash, in one table both passes share: about 70 MB at a
+ * million rows (peak RSS 239 MB; 282 MB with a table per pass; 171 MB for the same build without the
+ * tables; `npm run bench:compare-import`, 2026-11-29). The SDK's own stream stays under the first bound.
  */
 const MAX_COMMAND_RSS_GROWTH_MB = 160;
 /** What the heap may still hold after a full collection at a million streamed rows over a hundred thousand. */

@@ -2,7 +2,13 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli-process.js';
-import { IMPORT_TIMEOUT_MS, type ImportFake, newPartner, startImportFake } from './import-fake.js';
+import {
+  IMPORT_TIMEOUT_MS,
+  type ImportFake,
+  newPartner,
+  readCsvFile,
+  startImportFake,
+} from './import-fake.js';
 
 // Issue 49, "What --check passed": a Google Sheets export (trailing empty columns, an empty row, a total
 // row, people entered twice, a few bad rows), checked by file line.
@@ -52,5 +58,31 @@ describe('import --check catches what will fail, by file line', { timeout: IMPOR
       `${file}: 11 rows, 7 bad row(s); 3 row(s) with warnings (the service may refuse them); nothing was sent`,
     );
     expect(status).toBe(4);
+  });
+});
+
+describe('the import compares with what its check saw', { timeout: IMPORT_TIMEOUT_MS }, () => {
+  // The check pass and the send pass share one table of the ids and e-mails seen (a million rows would
+  // otherwise hold two): a first occurrence met again by the second pass is still a first occurrence.
+  it('the same sheet imported: a repeated person is sent once, its first line created, the later one repeated', async () => {
+    const partner = await newPartner(env);
+    const file = join(env.dir, 'sheets-import.csv');
+    const out = join(env.dir, 'sheets-results.csv');
+    await writeFile(file, SHEET);
+    const { status } = await runCli(['import', 'investors', file, '--out', out], { env: partner.env });
+    expect(status).toBe(3);
+    const results = new Map((await readCsvFile(out)).map((row) => [row['line'], row]));
+    expect([...results.keys()]).toEqual(['2', '3', '4', '5', '7', '8', '9', '10', '11', '12', '13']);
+    expect(results.get('2')).toMatchObject({ status: 'created', errorCode: '' });
+    expect(results.get('9')).toMatchObject({ status: 'repeated', servicePersonId: '', errorCode: '' });
+    expect(results.get('10')).toMatchObject({
+      status: 'failed',
+      errorMessage:
+        "Investor ID: 'inv-2' is also the id of line 3, with other details: one id names one person",
+    });
+    // The same e-mail under another id is a warning, not a refusal: another person is made.
+    expect(results.get('11')).toMatchObject({ status: 'created' });
+    expect(results.get('11')?.['servicePersonId']).not.toBe(results.get('2')?.['servicePersonId']);
+    expect([...results.values()].filter((row) => row['status'] === 'created')).toHaveLength(2);
   });
 });

@@ -47,6 +47,11 @@ export interface RowSource extends ReadOptions {
   idFrom?: IdSource | undefined;
   /** Called once with the header's mapping, before any row (`--check` prints it). */
   onColumns?: ((columns: ColumnMap) => void) | undefined;
+  /**
+   * Where a step's passes (the check, then the send) keep one {@link RowChecks}: the ids and e-mails the
+   * first pass saw are the ones the second compares with, so the file's tables are built once.
+   */
+  checks?: { current?: RowChecks } | undefined;
 }
 
 /**
@@ -86,7 +91,8 @@ export async function* checkedRows(source: RowSource): AsyncGenerator<CheckedRow
         );
         source.kind.checkColumns?.(columns);
         context = await convertContext(source, columns);
-        checks = new RowChecks(source.kind, columns);
+        checks = source.checks?.current ?? new RowChecks(source.kind, columns);
+        if (source.checks !== undefined) source.checks.current = checks;
         source.onColumns?.(columns);
         continue;
       }

@@ -70,6 +70,7 @@ export async function runImportJob(job: ImportJob, io: ImportIo): Promise<number
           maps: job.maps,
           formats: { dateFormat: job.dateFormat, decimalComma: job.decimalComma },
           shareClasses: target.shareClasses,
+          checks: {},
           onColumns:
             check && !quiet
               ? (columns) => reportColumns(job.file, kind, columns, json, io, job.withInvestors === true)

@@ -46,13 +46,18 @@ class SeenStrings {
   #count = 0;
   readonly #hash = new Uint32Array(2);
 
-  /** The line and digest stored for `text`, or stores these and returns undefined. */
+  /**
+   * The line and digest stored for `text` by an earlier line, or undefined: stored now, or stored by this
+   * same line (a later pass over the file meets each first occurrence again).
+   */
   seen(text: string, line: number, digest: number): { line: number; digest: number } | undefined {
     hash64(text, this.#hash);
     const [high = 0, low = 0] = this.#hash;
     const found = this.#find(high, low);
     const slots = this.#slots;
-    if (slots[found + 2] !== 0) return { line: slots[found + 2] ?? 0, digest: slots[found + 3] ?? 0 };
+    const first = slots[found + 2] ?? 0;
+    if (first === line) return undefined;
+    if (first !== 0) return { line: first, digest: slots[found + 3] ?? 0 };
     slots.set([high, low, line, digest], found);
     this.#count += 1;
     if (this.#count * 2 > slots.length / 4) this.#grow();
